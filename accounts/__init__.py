@@ -1,0 +1,1 @@
+"""Player accounts: the bottom app. It imports no other app of the project."""

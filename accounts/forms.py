@@ -1,0 +1,85 @@
+"""Sign-up and settings forms, built on django.contrib.auth's so password rules stay Django's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from accounts.models import User
+from accounts.validators import RESERVED_PREFIX
+
+
+class _UniqueNameAndEmailMixin(forms.ModelForm):  # type: ignore[type-arg]
+    """Case-insensitive uniqueness, checked here so the error sits next to the field."""
+
+    instance: User
+
+    def _others(self) -> Any:
+        others = User.objects.all()
+        if self.instance.pk:
+            others = others.exclude(pk=self.instance.pk)
+        return others
+
+    def clean_display_name(self) -> str:
+        name: str = self.cleaned_data["display_name"]
+        if self._others().filter(display_name__iexact=name).exists():
+            raise forms.ValidationError("That display name is taken.", code="taken")
+        return name
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"].strip()
+        if self._others().filter(email__iexact=email).exists():
+            raise forms.ValidationError("An account with that e-mail already exists.", code="taken")
+        return email
+
+
+class SignUpForm(_UniqueNameAndEmailMixin, UserCreationForm):  # type: ignore[type-arg]
+    email = forms.EmailField(
+        help_text="Only used to reset your password. Never shown to other players."
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "display_name", "email")
+        help_texts = {
+            "username": "For logging in. Letters, digits and @ . + - _ only.",
+            "display_name": "What other players see: 3-24 letters, digits, spaces, _ - .",
+        }
+
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        if username.lower().startswith(RESERVED_PREFIX):
+            raise forms.ValidationError(
+                "Usernames starting with “deleted-” are kept for removed accounts.",
+                code="reserved",
+            )
+        return username
+
+
+class AccountSettingsForm(_UniqueNameAndEmailMixin):
+    email = forms.EmailField(help_text="Only used to reset your password.")
+
+    class Meta:
+        model = User
+        fields = ("display_name", "email")
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="We ask again so that nobody can delete your account from an open session.",
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.", code="wrong_password")
+        return password

@@ -1,0 +1,65 @@
+"""The user model. Custom from the first migration, so later fields need no data surgery."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.db import models
+from django.db.models.functions import Lower
+
+from accounts.validators import DISPLAY_NAME_MAX, validate_display_name
+
+
+class PlayerManager(UserManager["User"]):
+    def _create_user(
+        self, username: str, email: str | None, password: str | None, **extra_fields: Any
+    ) -> User:
+        # Bots, fixtures and createsuperuser may omit it; the username is always valid.
+        extra_fields.setdefault("display_name", username)
+        return super()._create_user(username, email, password, **extra_fields)
+
+
+class User(AbstractUser):
+    display_name = models.CharField(
+        max_length=DISPLAY_NAME_MAX,
+        validators=[validate_display_name],
+        help_text="Shown to other players. Unique, whatever the letter case.",
+    )
+    is_bot = models.BooleanField(default=False, help_text="Played by the computer; cannot log in.")
+    deleted_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Set when the player deleted the account; the row stays for past games.",
+    )
+
+    objects = PlayerManager()
+
+    REQUIRED_FIELDS = ["email"]
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                Lower("display_name"),
+                name="accounts_user_display_name_ci_unique",
+                violation_error_message="That display name is taken.",
+            ),
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name="accounts_user_email_ci_unique",
+                violation_error_message="An account with that e-mail already exists.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name or self.username
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.display_name:
+            self.display_name = self.username
+        super().save(*args, **kwargs)
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None

@@ -1,0 +1,58 @@
+"""Account pages. Log in, log out and passwords are django.contrib.auth's own views."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import AccountSettingsForm, DeleteAccountForm, SignUpForm
+from accounts.services import account_delete
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:account")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.display_name}! Your account is ready.")
+        return redirect("accounts:account")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/account.html")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_settings(request: HttpRequest) -> HttpResponse:
+    form = AccountSettingsForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your settings are saved.")
+        return redirect("accounts:account")
+    return render(request, "accounts/settings.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    form = DeleteAccountForm(request.POST or None, user=request.user)  # type: ignore[arg-type]
+    if request.method == "POST" and form.is_valid():
+        account_delete(user=request.user)  # type: ignore[arg-type]
+        logout(request)
+        messages.success(request, "Your account is deleted. Your past games stay, unnamed.")
+        return redirect("home")
+    return render(request, "accounts/delete.html", {"form": form})
+
+
+def privacy(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/privacy.html")

@@ -1,0 +1,1 @@
+"""Rummy 500 tables and live play. The pure rules engine lives in games/engine/."""

@@ -1,0 +1,1 @@
+"""Tables, hands and move logs arrive with the live-play issues."""
