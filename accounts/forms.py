@@ -48,9 +48,9 @@ class SignUpForm(_UniqueNameAndEmailMixin, UserCreationForm):  # type: ignore[ty
             "display_name": "What other players see: 3-24 letters, digits, spaces, _ - .",
         }
 
-    def clean_username(self) -> str:
-        username: str = super().clean_username()
-        if username.lower().startswith(RESERVED_PREFIX):
+    def clean_username(self) -> str | None:
+        username: str | None = super().clean_username()  # None: already taken
+        if username and username.lower().startswith(RESERVED_PREFIX):
             raise forms.ValidationError(
                 "Usernames starting with “deleted-” are kept for removed accounts.",
                 code="reserved",

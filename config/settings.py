@@ -169,6 +169,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+if TESTING or envbool("FAST_PASSWORD_HASHING"):
+    if PRODUCTION:
+        raise ImproperlyConfigured("FAST_PASSWORD_HASHING is for tests only")
+    # A real hash costs ~0.3 s by design; tests and their live server need thousands.
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:account"
 LOGOUT_REDIRECT_URL = "home"

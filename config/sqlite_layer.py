@@ -166,9 +166,12 @@ class SQLiteChannelLayer(BaseChannelLayer):  # type: ignore[misc]
         while any(self.non_local_name(channel) == inbox for channel in state.buffers):
             rows = await self._run(self._claim_inbox, inbox)
             for channel, body in rows:
-                queue = state.buffers.get(channel)
-                if queue is not None:
-                    queue.put_nowait(self._decode(body))
+                # A message may land before its consumer asks again: keep it until then,
+                # or until nobody has asked for longer than a message may live.
+                if channel not in state.buffers:
+                    state.buffers[channel] = asyncio.Queue()
+                    state.last_asked[channel] = time.monotonic()
+                state.buffers[channel].put_nowait(self._decode(body))
             self._forget_abandoned(state)
             delay = FASTEST_POLL_S if rows else min(delay * 2, SLOWEST_POLL_S)
             await asyncio.sleep(delay)

@@ -1,0 +1,105 @@
+"""Logging in and out, and the lockout after five failed passwords (django-axes)."""
+
+import pytest
+from axes.models import AccessAttempt
+from django.test import Client
+
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def log_in(client, password, username="alice", address="10.0.0.1"):
+    return client.post(
+        "/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def test_it_logs_in_with_the_right_password_and_goes_to_the_account_page(alice, client):
+    response = log_in(client, PASSWORD)
+    assert response.status_code == 302 and response.url == "/accounts/"
+    assert client.session["_auth_user_id"] == str(alice.pk)
+
+
+def test_it_says_the_password_is_wrong_without_logging_in(alice, client):
+    response = log_in(client, "wrong-password")
+    assert response.status_code == 200
+    assert "enter a correct username and password" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_it_follows_a_safe_next_link_after_login(alice, client):
+    response = client.post(
+        "/accounts/login/?next=/rules/", {"username": "alice", "password": PASSWORD}
+    )
+    assert response.url == "/rules/"
+
+
+def test_it_ignores_a_next_link_to_another_site(alice, client):
+    response = client.post(
+        "/accounts/login/?next=https://evil.example/",
+        {"username": "alice", "password": PASSWORD},
+    )
+    assert response.url == "/accounts/"
+
+
+def test_it_locks_out_after_five_failures_with_a_clear_message(alice, client):
+    for _ in range(4):
+        assert log_in(client, "wrong-password").status_code == 200
+    fifth = log_in(client, "wrong-password")
+    assert fifth.status_code == 429
+    assert "Too many failed log-ins" in fifth.content.decode()
+    # Even the right password is refused while locked out.
+    sixth = log_in(client, PASSWORD)
+    assert sixth.status_code == 429
+    assert "Too many failed log-ins" in sixth.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_lockout_page_is_styled_and_offers_a_password_reset(alice, client):
+    for _ in range(5):
+        response = log_in(client, "wrong-password")
+    page = response.content.decode()
+    assert "css/site.css" in page
+    assert "/accounts/password/reset/" in page
+
+
+def test_a_lockout_does_not_lock_the_player_out_from_another_address(alice):
+    attacker, player = Client(), Client()
+    for _ in range(5):
+        log_in(attacker, "wrong-password", address="203.0.113.9")
+    assert log_in(player, PASSWORD, address="198.51.100.7").status_code == 302
+
+
+def test_a_successful_login_clears_earlier_failures(alice, client):
+    for _ in range(4):
+        log_in(client, "wrong-password")
+    assert log_in(client, PASSWORD).status_code == 302
+    assert not AccessAttempt.objects.filter(username="alice").exists()
+
+
+def test_it_refuses_bot_accounts_at_the_login_form(client):
+    from accounts.models import User
+
+    bot = User.objects.create_user("bot-zed", display_name="Zed Bot", is_bot=True)
+    bot.set_unusable_password()
+    bot.save()
+    assert log_in(client, "", username="bot-zed").status_code == 200
+    assert "_auth_user_id" not in client.session
+
+
+def test_it_logs_out_on_post(alice_client):
+    response = alice_client.post("/accounts/logout/")
+    assert response.status_code == 302 and response.url == "/"
+    assert "_auth_user_id" not in alice_client.session
+
+
+def test_it_does_not_log_out_on_get(alice_client):
+    assert alice_client.get("/accounts/logout/").status_code == 405
+    assert "_auth_user_id" in alice_client.session
+
+
+def test_the_account_page_needs_a_login(client):
+    response = client.get("/accounts/")
+    assert response.status_code == 302
+    assert response.url == "/accounts/login/?next=/accounts/"

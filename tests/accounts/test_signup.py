@@ -1,0 +1,97 @@
+"""Signing up: the happy path logs the new player in; every bad input changes nothing."""
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def signup_data(**overrides):
+    data = {
+        "username": "carol",
+        "display_name": "Carol",
+        "email": "carol@example.com",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+    }
+    return {**data, **overrides}
+
+
+def test_it_creates_the_account_logs_in_and_shows_the_account_page(client):
+    response = client.post("/accounts/signup/", signup_data(), follow=True)
+    assert response.redirect_chain[-1][0] == "/accounts/"
+    assert response.context["user"].username == "carol"
+    page = response.content.decode()
+    assert "Your account" in page and "Carol" in page
+    carol = User.objects.get(username="carol")
+    assert carol.display_name == "Carol"
+    assert carol.check_password(PASSWORD)
+    assert not carol.is_bot
+
+
+def test_it_shows_the_signup_form(client):
+    response = client.get("/accounts/signup/")
+    assert response.status_code == 200
+    assert 'name="display_name"' in response.content.decode()
+
+
+def test_it_sends_a_logged_in_player_to_the_account_page(alice_client):
+    assert alice_client.get("/accounts/signup/").url == "/accounts/"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "message"),
+    [
+        ({"username": "ALICE"}, "username", "already exists"),
+        ({"email": "Alice@Example.com"}, "email", "already exists"),
+        ({"display_name": "aLiCe"}, "display_name", "taken"),
+        ({"password1": "password", "password2": "password"}, "password2", "too common"),
+        ({"password1": "48213957", "password2": "48213957"}, "password2", "entirely numeric"),
+        ({"password1": "sh0rt!", "password2": "sh0rt!"}, "password2", "too short"),
+        ({"password2": PASSWORD + "x"}, "password2", "didn’t match"),
+        ({"display_name": "<b>Carol</b>"}, "display_name", "letters, digits"),
+        ({"display_name": "Carol<script>"}, "display_name", "letters, digits"),
+        ({"display_name": "Jo"}, "display_name", "3 to 24"),
+        ({"display_name": "deleted-12"}, "display_name", "kept for removed"),
+        ({"username": "deleted-12"}, "username", "kept for removed"),
+        ({"email": "not-an-address"}, "email", "valid email"),
+        ({"email": ""}, "email", "required"),
+    ],
+)
+def test_it_rejects_bad_input_with_a_field_error_and_creates_nothing(
+    alice, client, overrides, field, message
+):
+    before = User.objects.count()
+    response = client.post("/accounts/signup/", signup_data(**overrides))
+    assert response.status_code == 200
+    errors = " ".join(response.context["form"].errors.get(field, []))
+    assert message in errors, response.context["form"].errors
+    assert User.objects.count() == before
+    assert "_auth_user_id" not in client.session
+
+
+def test_it_rejects_a_signup_without_csrf_token_and_creates_nothing():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/accounts/signup/", signup_data())
+    assert response.status_code == 403
+    assert not User.objects.filter(username="carol").exists()
+
+
+def test_it_rejects_a_forged_csrf_token_and_creates_nothing():
+    client = Client(enforce_csrf_checks=True)
+    client.get("/accounts/signup/")
+    forged = {**signup_data(), "csrfmiddlewaretoken": "f" * 64}
+    response = client.post("/accounts/signup/", forged)
+    assert response.status_code == 403
+    assert not User.objects.filter(username="carol").exists()
+
+
+def test_it_accepts_a_signup_with_the_real_csrf_token():
+    client = Client(enforce_csrf_checks=True)
+    client.get("/accounts/signup/")
+    data = {**signup_data(), "csrfmiddlewaretoken": client.cookies["csrftoken"].value}
+    assert client.post("/accounts/signup/", data).status_code == 302
+    assert User.objects.filter(username="carol").exists()

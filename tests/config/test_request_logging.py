@@ -1,0 +1,74 @@
+"""Every response carries a request id, and log lines written meanwhile carry the same id."""
+
+import json
+import logging
+
+import pytest
+
+from config.json_logging import JsonFormatter
+from config.request_id import RequestIdFilter, choose_request_id, current_request_id
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_makes_a_request_id_when_none_is_given(client):
+    response = client.get("/")
+    assert len(response["X-Request-ID"]) == 32
+
+
+def test_it_keeps_a_well_formed_request_id_from_the_proxy(client):
+    response = client.get("/", HTTP_X_REQUEST_ID="edge-42.a_b")
+    assert response["X-Request-ID"] == "edge-42.a_b"
+
+
+@pytest.mark.parametrize("incoming", ["", "has spaces", "<script>", "x" * 65, "line\nbreak"])
+def test_it_replaces_a_malformed_request_id(incoming):
+    chosen = choose_request_id(incoming)
+    assert chosen != incoming and len(chosen) == 32
+
+
+def make_record(message, **extra):
+    record = logging.LogRecord("rummy.test", logging.INFO, __file__, 1, message, (), None)
+    for key, value in extra.items():
+        setattr(record, key, value)
+    return record
+
+
+def test_it_formats_a_record_as_one_json_object_with_extras():
+    record = make_record("seat %s joined", table=7)
+    record.args = (3,)
+    RequestIdFilter().filter(record)
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["message"] == "seat 3 joined"
+    assert entry["level"] == "INFO"
+    assert entry["logger"] == "rummy.test"
+    assert entry["table"] == 7
+    assert entry["request_id"] == "-"
+    assert entry["time"].endswith("+00:00")
+
+
+def test_it_stamps_records_with_the_current_request_id():
+    token = current_request_id.set("req-abc")
+    try:
+        record = make_record("inside a request")
+        RequestIdFilter().filter(record)
+    finally:
+        current_request_id.reset(token)
+    assert json.loads(JsonFormatter().format(record))["request_id"] == "req-abc"
+
+
+def test_it_writes_exceptions_into_the_json_line():
+    try:
+        raise ValueError("bad meld")
+    except ValueError:
+        record = logging.LogRecord(
+            "rummy.test",
+            logging.ERROR,
+            __file__,
+            1,
+            "failed",
+            (),
+            exc_info=__import__("sys").exc_info(),
+        )
+    entry = json.loads(JsonFormatter().format(record))
+    assert "ValueError: bad meld" in entry["exception"]
