@@ -1,1 +1,270 @@
-"""Tables, hands and move logs arrive with the live-play issues."""
+"""Tables, seats, games, hands and the append-only move log.
+
+The engine's state of the running hand lives in ``Hand.state`` (its JSON form); everything a
+page shows is derived from it and from these rows, so a restarted process loses nothing.
+``Table.version`` is the one counter clients keep: it grows with every move, seat change and
+hand start, and a submission that names an older version is refused and resynced.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        PLAYING = "playing", "In progress"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+        EXPIRED = "expired", "Expired"
+
+    OPEN_STATUSES = (Status.WAITING, Status.PLAYING)
+
+    name = models.CharField(max_length=60)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="hosted_tables"
+    )
+    preset = models.CharField(max_length=32)
+    rules = models.JSONField(help_text="The engine's Rules.to_json(): preset plus house rules.")
+    num_seats = models.PositiveSmallIntegerField()
+    turn_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seconds per turn; empty for an untimed (private) table."
+    )
+    is_private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    spectators_allowed = models.BooleanField(default=True)
+    chat_enabled = models.BooleanField(default=True)
+    auto_start = models.BooleanField(
+        default=False, help_text="Start by itself as soon as every seat is taken."
+    )
+    bot_level = models.CharField(max_length=16, default="easy")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    version = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    abort_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "is_private", "-created_at"], name="table_lobby_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN_STATUSES
+
+    def group_name(self) -> str:
+        return f"table-{self.pk}"
+
+
+class Seat(models.Model):
+    """A place at a table: a person, a bot, or empty (no user and no bot level)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot_level = models.CharField(
+        max_length=16, blank=True, help_text="Set for a bot seat: easy, medium or hard."
+    )
+    autoplay = models.BooleanField(
+        default=False,
+        help_text="A bot plays for the seated person (timeouts, disconnect, or they left).",
+    )
+    left = models.BooleanField(default=False, help_text="The person left a running game.")
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    connections = models.PositiveSmallIntegerField(
+        default=0, help_text="Open sockets of the seated person (presence, not game state)."
+    )
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False), name="seat_unique_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.index}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+    @property
+    def bot_plays(self) -> bool:
+        """Whether the computer chooses this seat's moves now."""
+        return self.is_bot or self.autoplay
+
+
+class Game(models.Model):
+    """A series of hands to the target (one hand in single-hand presets)."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "In progress"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    rules = models.JSONField()
+    players = models.JSONField(
+        help_text="Per seat at the start: user id, display name, bot level (kept when accounts go)."
+    )
+    first_dealer = models.PositiveSmallIntegerField()
+    dealer_draw = models.JSONField(default=list, help_text="The shown draw for first dealer.")
+    totals = models.JSONField(default=list)
+    winners = models.JSONField(default=list)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_unique_number")
+        ]
+        indexes = [models.Index(fields=["status", "-finished_at"], name="game_history_idx")]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} at table {self.table_id}"
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "In progress"
+        OVER = "over", "Over"
+        ABORTED = "aborted", "Aborted"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    state = models.JSONField(help_text="The engine's state_to_json(); holds the secret seed.")
+    moves_count = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_unique_number")
+        ]
+        indexes = [models.Index(fields=["status", "turn_deadline"], name="hand_deadline_idx")]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} of game {self.game_id}"
+
+
+class Move(models.Model):
+    """One applied action. Never updated or deleted: the hand replays from these rows."""
+
+    class Actor(models.TextChoices):
+        HUMAN = "human", "Player"
+        BOT = "bot", "Bot"
+        CLOCK = "clock", "Turn clock"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(help_text="-1 for the server clock (closing a claim window).")
+    actor = models.CharField(max_length=8, choices=Actor.choices, default=Actor.HUMAN)
+    client_id = models.CharField(max_length=64, blank=True)
+    action = models.JSONField()
+    table_version = models.PositiveBigIntegerField(help_text="The table's version after it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand_id", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="move_unique_seq"),
+            models.UniqueConstraint(
+                fields=["hand", "seat", "client_id"],
+                condition=~Q(client_id=""),
+                name="move_unique_client_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand_id}#{self.seq}"
+
+    def to_log(self) -> dict[str, Any]:
+        return {"seq": self.seq, "seat": self.seat, "actor": self.actor, "action": self.action}
+
+
+class ChatMessage(models.Model):
+    """A line of table chat. Stored as typed; templates escape it on the way out."""
+
+    MAX_LENGTH = 300
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False, help_text="Hidden by staff after a report.")
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["table", "-created_at"], name="chat_table_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """``user`` no longer sees chat from ``muted``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="chat_mute_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.muted_id}"
+
+
+class ChatReport(models.Model):
+    """A player's report of a chat line, for staff to review in the admin."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"Report of message {self.message_id} by {self.reporter_id}"

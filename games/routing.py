@@ -1,5 +1,10 @@
 """WebSocket routes of the games app; config/routing.py gathers them."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games import consumers
+
+websocket_urlpatterns = [
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+]

@@ -1,0 +1,272 @@
+"""The table socket: parse, authorise, call the service; render this socket's own view.
+
+Browsers get HTML fragments for htmx's out-of-band swaps; scripted clients that connect with
+``?format=json`` get the same updates as JSON (docs/protocol.md). A group message only says
+"version n"; each socket loads the (per-process cached) snapshot and renders its own seat,
+so no other seat's cards ever pass through here.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import broadcast, presenters, selectors, services
+from games.models import Table
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 4096
+MAX_ID_LENGTH = 64
+# Token bucket per socket: a burst of RATE_BURST frames, refilled at RATE_PER_SECOND.
+RATE_PER_SECOND = 5.0
+RATE_BURST = 20.0
+CLOSE_NO_TABLE = 4404
+CLOSE_FORBIDDEN = 4403
+
+
+class ProtocolError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table_id: int
+    seat: int | None
+    json_mode: bool
+    last_version: int
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.json_mode = _query_param(self.scope, "format") == "json"
+        self.user = self.scope.get("user")
+        self.last_version = -1
+        self.tokens = RATE_BURST
+        self.refilled_at = time.monotonic()
+        self.seat = None
+        access = await database_sync_to_async(self._access)()
+        if access is None:
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        allowed, seat = access
+        if not allowed:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.seat = seat
+        await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
+        await self.accept()
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_presence)(
+                table_id=self.table_id, seat=self.seat, delta=1
+            )
+        await self._push_state()
+
+    def _access(self) -> tuple[bool, int | None] | None:
+        try:
+            snap = selectors.load_snapshot(self.table_id)
+        except Table.DoesNotExist:
+            return None
+        user_id = self.user.pk if self.user is not None and self.user.is_authenticated else None
+        seat = snap.seat_of(user_id)
+        if seat is not None:
+            return True, seat
+        table = snap.table
+        if not table.spectators_allowed:
+            return False, None
+        if table.is_private:
+            token = _query_param(self.scope, "invite")
+            return token == table.invite_token, None
+        return True, None
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "table_id", None) is None:
+            return
+        await self.channel_layer.group_discard(
+            broadcast.table_group(self.table_id), self.channel_name
+        )
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_presence)(
+                table_id=self.table_id, seat=self.seat, delta=-1
+            )
+
+    # --- from the client -----------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        frame_id = None
+        try:
+            if bytes_data is not None or text_data is None:
+                raise ProtocolError("malformed", "Frames must be JSON text.")
+            if len(text_data.encode()) > MAX_FRAME_BYTES:
+                raise ProtocolError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
+            self._take_token()
+            frame = _parse(text_data)
+            frame_id = frame.get("id")
+            await self._dispatch(frame)
+        except ProtocolError as exc:
+            await self._send_error(frame_id, exc.code, exc.message)
+        except services.TableError as exc:
+            await self._send_error(frame_id, exc.code, exc.message, version=exc.version)
+            if exc.code in {"stale", "hand_over", "illegal"}:
+                await self._push_state(force=exc.code == "stale")
+
+    def _take_token(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled_at) * RATE_PER_SECOND)
+        self.refilled_at = now
+        if self.tokens < 1:
+            raise ProtocolError("rate_limited", "Too many messages; slow down.")
+        self.tokens -= 1
+
+    async def _dispatch(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type", "move" if "action" in frame else None)
+        if kind == "move":
+            await self._move(frame)
+        elif kind == "resync":
+            await self._push_state(force=True)
+        elif kind == "ping":
+            await self._send_json({"type": "pong", "id": frame.get("id")})
+        elif kind == "chat":
+            await self._chat(frame)
+        else:
+            raise ProtocolError("unknown", "Unknown frame type.")
+
+    async def _move(self, frame: dict[str, Any]) -> None:
+        if self.seat is None:
+            raise ProtocolError("not_seated", "Spectators cannot make moves.")
+        frame_id = frame.get("id")
+        if not isinstance(frame_id, str) or not 0 < len(frame_id) <= MAX_ID_LENGTH:
+            raise ProtocolError("malformed", "A move needs an id of 1 to 64 characters.")
+        version = frame.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            raise ProtocolError("malformed", "A move needs the table version you acted on.")
+        action = frame.get("action")
+        if not isinstance(action, dict):
+            raise ProtocolError("malformed", "A move needs an action object.")
+        outcome = await database_sync_to_async(services.move_submit)(
+            table_id=self.table_id,
+            seat=self.seat,
+            action=action,
+            expected_version=version,
+            client_id=frame_id,
+        )
+        await self._send_json({"type": "ack", "id": frame_id, "version": outcome.version})
+        if outcome.duplicate:
+            await self._push_state()
+
+    async def _chat(self, frame: dict[str, Any]) -> None:
+        if self.user is None or not self.user.is_authenticated:
+            raise ProtocolError("not_seated", "Log in to chat.")
+        text = frame.get("text")
+        if not isinstance(text, str):
+            raise ProtocolError("malformed", "A chat message needs text.")
+        await database_sync_to_async(services.chat_post)(
+            table_id=self.table_id, user=self.user, text=text
+        )
+
+    # --- from the group --------------------------------------------------------------------
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        if int(event["version"]) > self.last_version:
+            await self._push_state()
+
+    async def table_presence(self, event: dict[str, Any]) -> None:
+        if self.json_mode:
+            await self._send_json({"type": "presence", **event["presence"]})
+        else:
+            await self.send(text_data=presenters.presence_html(event["presence"]))
+
+    async def table_chat(self, event: dict[str, Any]) -> None:
+        payload = await database_sync_to_async(presenters.chat_payload)(
+            event["message"], self.user, json_mode=self.json_mode
+        )
+        if payload is None:
+            return
+        if self.json_mode:
+            await self._send_json(payload)
+        else:
+            await self.send(text_data=payload)
+
+    # --- to the client ---------------------------------------------------------------------
+
+    async def _push_state(self, *, force: bool = False) -> None:
+        payload, version = await database_sync_to_async(self._render)()
+        if version <= self.last_version and not force:
+            return
+        self.last_version = max(self.last_version, version)
+        await self.send(text_data=payload)
+
+    def _render(self) -> tuple[str, int]:
+        snap = selectors.load_snapshot(self.table_id)
+        if self.json_mode:
+            return json.dumps(presenters.state_payload(snap, self.seat)), snap.version
+        return presenters.state_html(snap, self.seat, self.user), snap.version
+
+    async def _send_json(self, payload: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(payload))
+
+    async def _send_error(
+        self, frame_id: Any, code: str, message: str, *, version: int | None = None
+    ) -> None:
+        if self.json_mode:
+            payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
+            if isinstance(frame_id, str):
+                payload["id"] = frame_id[:MAX_ID_LENGTH]
+            if version is not None:
+                payload["version"] = version
+            await self._send_json(payload)
+        else:
+            await self.send(text_data=presenters.error_html(code, message))
+
+
+def _parse(text: str) -> dict[str, Any]:
+    try:
+        frame = json.loads(text)
+    except ValueError:
+        raise ProtocolError("malformed", "That frame is not valid JSON.") from None
+    if not isinstance(frame, dict):
+        raise ProtocolError("malformed", "A frame must be a JSON object.")
+    return frame
+
+
+def _query_param(scope: dict[str, Any], name: str) -> str | None:
+    from urllib.parse import parse_qs
+
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)
+    return values[0] if values else None
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """The lobby's live table list: re-rendered for each socket when any table changes."""
+
+    async def connect(self) -> None:
+        self.json_mode = _query_param(self.scope, "format") == "json"
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self._push()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The lobby socket only listens; anything sent is answered with the list again."""
+        await self._push()
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self._push()
+
+    async def _push(self) -> None:
+        payload = await database_sync_to_async(self._render)()
+        await self.send(text_data=payload)
+
+    def _render(self) -> str:
+        tables = selectors.public_tables()
+        if self.json_mode:
+            return json.dumps({"type": "lobby", "tables": presenters.lobby_rows(tables)})
+        return presenters.lobby_html(tables, self.scope.get("user"))

@@ -1,0 +1,159 @@
+"""Reads for pages and sockets. A table's snapshot is cached per version in the process:
+every socket at the table renders from the same snapshot after a move, so a move costs one
+set of queries per process, not one per socket."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from threading import Lock
+from typing import Any
+
+from games import engine
+from games.models import Game, Hand, Seat, Table
+
+_CACHE_SIZE = 1024
+_cache: OrderedDict[tuple[int, int], TableSnapshot] = OrderedDict()
+_cache_lock = Lock()
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    index: int
+    user_id: int | None
+    name: str
+    bot_level: str
+    autoplay: bool
+    left: bool
+    connected: bool
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.is_bot or self.autoplay
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """Everything needed to show a table at one version, to any seat or a spectator."""
+
+    table: Table
+    seats: tuple[SeatInfo, ...]
+    game: Game | None
+    hand: Hand | None
+    state: Any  # engine.HandState | None
+    past_hands: tuple[Hand, ...]  # finished hands of the current game, oldest first
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        if user_id is None:
+            return None
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.index
+        return None
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+
+def _seat_info(seat: Seat) -> SeatInfo:
+    if seat.user_id:
+        name = seat.user.display_name
+    elif seat.bot_level:
+        name = f"{seat.bot_level.title()} bot {seat.index + 1}"
+    else:
+        name = f"Seat {seat.index + 1}"
+    return SeatInfo(
+        index=seat.index,
+        user_id=seat.user_id,
+        name=name,
+        bot_level=seat.bot_level,
+        autoplay=seat.autoplay,
+        left=seat.left,
+        connected=seat.connections > 0,
+    )
+
+
+def load_snapshot(table_id: int) -> TableSnapshot:
+    """Read a table fresh from the database (a constant number of queries)."""
+    table = Table.objects.select_related("host").get(pk=table_id)
+    cached = _cached(table_id, table.version)
+    if cached is not None:
+        return cached
+    seats = tuple(_seat_info(s) for s in Seat.objects.filter(table=table).select_related("user"))
+    game = Game.objects.filter(table=table).order_by("-number").first()
+    hand = past = None
+    state = None
+    if game is not None:
+        hands = list(Hand.objects.filter(game=game).order_by("number"))
+        if hands:
+            hand = hands[-1]
+            state = engine.state_from_json(hand.state)
+        past = tuple(h for h in hands if h.status == Hand.Status.OVER)
+    snapshot = TableSnapshot(
+        table=table, seats=seats, game=game, hand=hand, state=state, past_hands=past or ()
+    )
+    _store(snapshot)
+    return snapshot
+
+
+def _cached(table_id: int, version: int) -> TableSnapshot | None:
+    with _cache_lock:
+        snap = _cache.get((table_id, version))
+        if snap is not None:
+            _cache.move_to_end((table_id, version))
+        return snap
+
+
+def _store(snapshot: TableSnapshot) -> None:
+    with _cache_lock:
+        _cache[(snapshot.table.pk, snapshot.version)] = snapshot
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def clear_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+@dataclass(frozen=True)
+class PendingWork:
+    bot_seats: tuple[int, ...]
+    next_hand_due: bool
+
+
+def pending_work(table_id: int, version: int) -> PendingWork | None:
+    """What must happen at this table without a person, if it is still at ``version``."""
+    try:
+        snap = load_snapshot(table_id)
+    except Table.DoesNotExist:
+        return None
+    if snap.version != version or snap.table.status != Table.Status.PLAYING or snap.state is None:
+        return None
+    if snap.hand is not None and snap.hand.status == Hand.Status.OVER:
+        return PendingWork(bot_seats=(), next_hand_due=True)
+    seats = snap.seats
+    bots = tuple(i for i in snap.state.to_act if 0 <= i < len(seats) and seats[i].bot_plays)
+    return PendingWork(bot_seats=bots, next_hand_due=False)
+
+
+def public_tables(limit: int = 100) -> list[Table]:
+    """The lobby list: open public tables, newest first."""
+    return list(
+        Table.objects.filter(status__in=Table.OPEN_STATUSES, is_private=False)
+        .select_related("host")
+        .prefetch_related("seats__user")
+        .order_by("-created_at")[:limit]
+    )

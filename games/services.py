@@ -1,0 +1,595 @@
+"""Every write to tables, seats, games and hands goes through here.
+
+One path applies every move, whoever makes it (a person's socket, a bot task, the turn
+clock): lock the table row, compare-and-swap its version, apply the engine, save the state,
+append the move, and only after commit tell the table's group "version n". The version check
+is a conditional UPDATE, so it holds on SQLite too, where ``select_for_update`` does nothing
+(there the IMMEDIATE transaction already serialises writers).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+from games import engine
+from games.models import Game, Hand, Move, Seat, Table
+
+log = logging.getLogger(__name__)
+
+BOT_LEVELS = ("easy", "medium", "hard")
+MIN_TURN_SECONDS = 15
+MAX_TURN_SECONDS = 300
+
+
+class TableError(Exception):
+    """A refused request, with a code for clients and a sentence for people."""
+
+    def __init__(self, code: str, message: str, *, version: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.version = version
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    version: int
+    seq: int
+    duplicate: bool = False
+    events: list[dict[str, Any]] = field(default_factory=list)
+    hand_over: bool = False
+    game_over: bool = False
+
+
+# --- after-commit effects -------------------------------------------------------------------
+
+
+def _after_commit(fn: Callable[[], None]) -> None:
+    transaction.on_commit(fn)
+
+
+def _announce(table_id: int, version: int, *, lobby: bool = False) -> None:
+    from games import broadcast, tasks
+
+    def send() -> None:
+        broadcast.table_changed(table_id, version)
+        if lobby:
+            broadcast.lobby_changed()
+        tasks.schedule_table_work(table_id, version)
+
+    _after_commit(send)
+
+
+def _bump(table: Table) -> int:
+    """Advance the version of a table whose row this transaction holds."""
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    table.version += 1
+    return table.version
+
+
+def _locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("no_table", "There is no such table.") from None
+
+
+# --- creating and seating ------------------------------------------------------------------
+
+
+def build_rules(preset: str, options: dict[str, Any]) -> engine.Rules:
+    try:
+        return engine.make_rules(preset, **options)
+    except engine.RulesError as exc:
+        raise TableError("invalid_rules", str(exc)) from None
+
+
+def table_create(
+    *,
+    host: User,
+    name: str,
+    preset: str,
+    options: dict[str, Any],
+    num_seats: int,
+    turn_seconds: int | None,
+    is_private: bool = False,
+    spectators_allowed: bool = True,
+    chat_enabled: bool = True,
+    auto_start: bool = False,
+    fill_with_bots: bool = False,
+    bot_level: str = "easy",
+) -> Table:
+    """Create a table with the host in seat 0 (and bots in the rest, if asked)."""
+    rules = build_rules(preset, options)
+    try:
+        rules.validate_players(num_seats)
+    except engine.RulesError as exc:
+        raise TableError("invalid_seats", str(exc)) from None
+    if turn_seconds is None:
+        if not is_private:
+            raise TableError("invalid_clock", "Only private tables may be untimed.")
+    elif not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+        raise TableError(
+            "invalid_clock",
+            f"Turn time must be between {MIN_TURN_SECONDS} seconds and "
+            f"{MAX_TURN_SECONDS // 60} minutes.",
+        )
+    if bot_level not in BOT_LEVELS:
+        raise TableError("invalid_bot", f"Bot level must be one of {', '.join(BOT_LEVELS)}.")
+    name = name.strip() or f"{host.display_name}'s table"
+    with transaction.atomic():
+        _check_not_busy(host)
+        table = Table.objects.create(
+            name=name[:60],
+            host=host,
+            preset=preset,
+            rules=rules.to_json(),
+            num_seats=num_seats,
+            turn_seconds=turn_seconds,
+            is_private=is_private,
+            spectators_allowed=spectators_allowed,
+            chat_enabled=chat_enabled,
+            auto_start=auto_start,
+            bot_level=bot_level,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                index=i,
+                user=host if i == 0 else None,
+                bot_level=bot_level if (fill_with_bots and i > 0) else "",
+            )
+            for i in range(num_seats)
+        )
+        _announce(table.pk, table.version, lobby=True)
+    return table
+
+
+def _check_not_busy(user: User, *, allow_multiple: bool = False) -> None:
+    if allow_multiple:
+        return
+    busy = Seat.objects.filter(
+        user=user, table__status=Table.Status.PLAYING, left=False
+    ).select_related("table")
+    for seat in busy:
+        raise TableError(
+            "busy",
+            f"You are already playing at “{seat.table.name}”. Finish or leave that game first.",
+        )
+
+
+def _waiting_table(table_id: int) -> Table:
+    table = _locked_table(table_id)
+    if table.status != Table.Status.WAITING:
+        raise TableError("started", "The game at this table has already started.")
+    return table
+
+
+def _seats(table: Table) -> list[Seat]:
+    return list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+
+
+def seat_join(
+    *, table_id: int, user: User, index: int | None = None, allow_multiple: bool = False
+) -> Seat:
+    """Sit down at a waiting table: in the seat asked for, else the first free one."""
+    if user.is_bot:
+        raise TableError("forbidden", "Bot accounts cannot sit down.")
+    with transaction.atomic():
+        table = _waiting_table(table_id)
+        seats = _seats(table)
+        if any(s.user_id == user.pk for s in seats):
+            raise TableError("already_seated", "You already have a seat at this table.")
+        _check_not_busy(user, allow_multiple=allow_multiple)
+        seat = _free_seat(seats, index)
+        seat.user = user
+        seat.save(update_fields=["user"])
+        version = _bump(table)
+        if table.auto_start and all(not s.is_empty for s in seats):
+            _start_game(table, seats)
+            version = table.version
+        _announce(table.pk, version, lobby=True)
+    return seat
+
+
+def _free_seat(seats: list[Seat], index: int | None) -> Seat:
+    if index is None:
+        for seat in seats:
+            if seat.is_empty:
+                return seat
+        raise TableError("full", "Every seat at this table is taken.")
+    if not 0 <= index < len(seats):
+        raise TableError("no_seat", "There is no such seat.")
+    if not seats[index].is_empty:
+        raise TableError("seat_taken", "That seat is taken.")
+    return seats[index]
+
+
+def seat_change(*, table_id: int, user: User, index: int) -> Seat:
+    with transaction.atomic():
+        table = _waiting_table(table_id)
+        seats = _seats(table)
+        mine = _own_seat(seats, user)
+        target = _free_seat(seats, index)
+        mine.user, target.user = None, user
+        mine.save(update_fields=["user"])
+        target.save(update_fields=["user"])
+        _announce(table.pk, _bump(table), lobby=True)
+    return target
+
+
+def _own_seat(seats: list[Seat], user: User) -> Seat:
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat
+    raise TableError("not_seated", "You have no seat at this table.")
+
+
+def seat_leave(*, table_id: int, user: User) -> None:
+    """Stand up. At a running game a bot finishes for you and the result stays yours."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seats = _seats(table)
+        seat = _own_seat(seats, user)
+        if table.status == Table.Status.WAITING:
+            seat.user = None
+            seat.save(update_fields=["user"])
+            if table.host_id == user.pk:
+                others = [s.user for s in seats if s.user_id and s.user_id != user.pk]
+                table.host = others[0] if others else None
+                table.save(update_fields=["host"])
+                if not others:
+                    table.status = Table.Status.EXPIRED
+                    table.finished_at = timezone.now()
+                    table.save(update_fields=["status", "finished_at"])
+        elif table.status == Table.Status.PLAYING:
+            seat.left = True
+            seat.autoplay = True
+            seat.save(update_fields=["left", "autoplay"])
+        else:
+            raise TableError("finished", "This table has finished.")
+        _announce(table.pk, _bump(table), lobby=True)
+
+
+def seat_set_bot(*, table_id: int, by: User, index: int, level: str | None) -> None:
+    """Host only, before the start: put a bot in an empty seat, or take one out (level None)."""
+    if level is not None and level not in BOT_LEVELS:
+        raise TableError("invalid_bot", f"Bot level must be one of {', '.join(BOT_LEVELS)}.")
+    with transaction.atomic():
+        table = _waiting_table(table_id)
+        _require_host(table, by)
+        seats = _seats(table)
+        if not 0 <= index < len(seats):
+            raise TableError("no_seat", "There is no such seat.")
+        seat = seats[index]
+        if level is None:
+            if not seat.is_bot:
+                raise TableError("not_bot", "There is no bot in that seat.")
+            seat.bot_level = ""
+        else:
+            if seat.user_id is not None:
+                raise TableError("seat_taken", "That seat is taken.")
+            seat.bot_level = level
+        seat.save(update_fields=["bot_level"])
+        _announce(table.pk, _bump(table), lobby=True)
+
+
+def seat_remove_player(*, table_id: int, by: User, index: int) -> None:
+    """Host only, before the start: free a seat a person holds."""
+    with transaction.atomic():
+        table = _waiting_table(table_id)
+        _require_host(table, by)
+        seats = _seats(table)
+        if not 0 <= index < len(seats) or seats[index].user_id is None:
+            raise TableError("no_player", "Nobody sits in that seat.")
+        if seats[index].user_id == by.pk:
+            raise TableError("forbidden", "Leave the table instead of removing yourself.")
+        seats[index].user = None
+        seats[index].save(update_fields=["user"])
+        _announce(table.pk, _bump(table), lobby=True)
+
+
+def _require_host(table: Table, user: User) -> None:
+    if table.host_id != user.pk:
+        raise TableError("not_host", "Only the host can do that.")
+
+
+# --- games and hands -----------------------------------------------------------------------
+
+
+def table_start(*, table_id: int, by: User) -> Game:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status == Table.Status.FINISHED:
+            table.status = Table.Status.WAITING  # "play again" with the same seats
+        elif table.status != Table.Status.WAITING:
+            raise TableError("started", "The game at this table has already started.")
+        _require_host(table, by)
+        seats = _seats(table)
+        if any(s.is_empty for s in seats):
+            raise TableError("not_full", "Every seat must be taken (add bots to fill them).")
+        game = _start_game(table, seats)
+        _announce(table.pk, table.version, lobby=True)
+    return game
+
+
+def _start_game(table: Table, seats: list[Seat]) -> Game:
+    rules = engine.Rules.from_json(table.rules)
+    dealer, draw = engine.first_dealer_draw(rules, len(seats), None)
+    number = (table.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    game = Game.objects.create(
+        table=table,
+        number=number,
+        rules=table.rules,
+        players=[_player_record(s) for s in seats],
+        first_dealer=dealer,
+        dealer_draw=list(draw),
+        totals=[0] * len(seats),
+    )
+    Seat.objects.filter(table=table).update(timeouts=0)
+    table.status = Table.Status.PLAYING
+    table.started_at = table.started_at or timezone.now()
+    table.finished_at = None
+    table.save(update_fields=["status", "started_at", "finished_at"])
+    _deal(table, game, rules, dealer)
+    return game
+
+
+def _player_record(seat: Seat) -> dict[str, Any]:
+    if seat.user_id:
+        return {"user": seat.user_id, "name": seat.user.display_name, "bot": ""}
+    return {"user": None, "name": f"{seat.bot_level.title()} bot", "bot": seat.bot_level}
+
+
+def _deal(table: Table, game: Game, rules: engine.Rules, dealer: int) -> Hand:
+    number = (game.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    state = engine.new_hand(rules, game.table.num_seats, dealer, totals=list(game.totals))
+    hand = Hand.objects.create(
+        game=game, number=number, dealer=dealer, state=engine.state_to_json(state)
+    )
+    _bump(table)
+    return hand
+
+
+def hand_next(*, table_id: int, expected_version: int | None = None) -> Hand | None:
+    """Deal the next hand once the last one is over. Safe to call twice: the second does nothing."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if expected_version is not None and table.version != expected_version:
+            return None
+        hand = current_hand(table)
+        if table.status != Table.Status.PLAYING or hand is None:
+            return None
+        if hand.status != Hand.Status.OVER or hand.game.status != Game.Status.PLAYING:
+            return None
+        game = hand.game
+        rules = engine.Rules.from_json(game.rules)
+        new = _deal(table, game, rules, engine.next_dealer(rules, hand.dealer, table.num_seats))
+        _announce(table.pk, table.version)
+    return new
+
+
+def current_hand(table: Table) -> Hand | None:
+    return (
+        Hand.objects.filter(game__table=table)
+        .select_related("game")
+        .order_by("-game__number", "-number")
+        .first()
+    )
+
+
+def move_submit(
+    *,
+    table_id: int,
+    seat: int,
+    action: dict[str, Any],
+    expected_version: int | None,
+    client_id: str = "",
+    actor: str = Move.Actor.HUMAN,
+) -> MoveOutcome:
+    """Apply one action for ``seat``. Raises TableError (nothing changed) when refused.
+
+    ``expected_version`` is the table version the sender acted on; bots and clocks pass the
+    version they were armed for, so a late or duplicated task is refused as stale.
+    """
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        hand = current_hand(table)
+        if client_id and hand is not None:
+            done = Move.objects.filter(hand=hand, seat=seat, client_id=client_id).first()
+            if done is not None:
+                return MoveOutcome(version=done.table_version, seq=done.seq, duplicate=True)
+        if table.status != Table.Status.PLAYING or hand is None:
+            raise TableError("not_playing", "No game is being played at this table.")
+        if hand.status != Hand.Status.PLAYING:
+            raise TableError("hand_over", "This hand is over.", version=table.version)
+        if expected_version is not None and expected_version != table.version:
+            raise TableError(
+                "stale",
+                "The table has moved on since you acted; here is where it stands now.",
+                version=table.version,
+            )
+        state = engine.state_from_json(hand.state)
+        try:
+            parsed = engine.action_from_json(action, seat)
+            new_state, events = engine.apply(state, parsed)
+        except engine.IllegalAction as exc:
+            raise TableError("illegal", str(exc), version=table.version) from None
+        # The compare-and-swap that makes a concurrent submission for the same version lose,
+        # even where the row lock above is a no-op.
+        updated = Table.objects.filter(pk=table.pk, version=table.version).update(
+            version=F("version") + 1
+        )
+        if updated != 1:
+            raise TableError("stale", "Someone else moved first.", version=table.version + 1)
+        table.version += 1
+        hand.moves_count += 1
+        try:
+            Move.objects.create(
+                hand=hand,
+                seq=hand.moves_count,
+                seat=seat,
+                actor=actor,
+                client_id=client_id[:64],
+                action=engine.action_to_json(parsed),
+                table_version=table.version,
+            )
+        except IntegrityError:
+            raise TableError("stale", "Someone else moved first.", version=table.version) from None
+        hand.state = engine.state_to_json(new_state)
+        fields = ["state", "moves_count"]
+        hand_over = new_state.phase == engine.Phase.HAND_OVER
+        game_over = False
+        if hand_over:
+            game_over = _finish_hand(table, hand, new_state)
+            fields += ["status", "result", "finished_at"]
+        hand.save(update_fields=fields)
+        _announce(table.pk, table.version, lobby=game_over)
+    return MoveOutcome(
+        version=table.version,
+        seq=hand.moves_count,
+        events=[e.to_json() for e in events],
+        hand_over=hand_over,
+        game_over=game_over,
+    )
+
+
+def _finish_hand(table: Table, hand: Hand, state: Any) -> bool:
+    """Score the hand into the game; close the game if it is decided. Returns game over."""
+    result = engine.hand_result(state)
+    hand.status = Hand.Status.OVER
+    hand.result = result.to_json()
+    hand.finished_at = timezone.now()
+    game = hand.game
+    game.totals = list(result.totals_after)
+    rules = engine.Rules.from_json(game.rules)
+    outcome = engine.game_outcome(rules, game.totals)
+    if outcome.over:
+        game.status = Game.Status.FINISHED
+        game.winners = list(outcome.winners)
+        game.finished_at = timezone.now()
+        table.status = Table.Status.FINISHED
+        table.finished_at = game.finished_at
+        table.save(update_fields=["status", "finished_at"])
+    game.save(update_fields=["totals", "status", "winners", "finished_at"])
+    return bool(outcome.over)
+
+
+def table_abort(*, table_id: int, reason: str) -> None:
+    """Staff: stop a broken game. Recorded on the table and told to the players."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if not table.is_open:
+            raise TableError("finished", "This table is not running.")
+        Game.objects.filter(table=table, status=Game.Status.PLAYING).update(
+            status=Game.Status.ABORTED, finished_at=timezone.now()
+        )
+        Hand.objects.filter(game__table=table, status=Hand.Status.PLAYING).update(
+            status=Hand.Status.ABORTED, finished_at=timezone.now()
+        )
+        table.status = Table.Status.ABORTED
+        table.abort_reason = reason[:200] or "Stopped by staff."
+        table.finished_at = timezone.now()
+        table.save(update_fields=["status", "abort_reason", "finished_at"])
+        _announce(table.pk, _bump(table), lobby=True)
+
+
+def hand_pause_seconds() -> float:
+    return float(getattr(settings, "HAND_PAUSE_SECONDS", 6))
+
+
+# --- presence and chat (no version bump: neither changes the game) --------------------------
+
+
+def seat_presence(*, table_id: int, seat: int, delta: int) -> None:
+    """Count a seated person's open sockets; tell the table when they come or go."""
+    from django.db.models import Case, Value, When
+
+    with transaction.atomic():
+        Seat.objects.filter(table_id=table_id, index=seat).update(
+            connections=Case(
+                When(connections__lt=-delta, then=Value(0)),
+                default=F("connections") + delta,
+            )
+        )
+        connections = (
+            Seat.objects.filter(table_id=table_id, index=seat)
+            .values_list("connections", flat=True)
+            .first()
+        )
+    from games import broadcast
+
+    presence = {"seat": seat, "connected": bool(connections)}
+    _after_commit(lambda: broadcast.table_presence(table_id, presence))
+
+
+CHAT_MIN_INTERVAL_S = 1.0
+
+
+def chat_post(*, table_id: int, user: User, text: str) -> Any:
+    """Post a line of chat as a player at the table. Escaping happens when it is shown."""
+    from games.models import ChatMessage
+
+    text = " ".join(text.split())
+    if not text:
+        raise TableError("empty", "Say something first.")
+    if len(text) > ChatMessage.MAX_LENGTH:
+        limit = ChatMessage.MAX_LENGTH
+        raise TableError("too_long", f"Chat lines are limited to {limit} characters.")
+    with transaction.atomic():
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise TableError("no_table", "There is no such table.")
+        if not table.chat_enabled:
+            raise TableError("chat_off", "Chat is turned off at this table.")
+        if not Seat.objects.filter(table=table, user=user).exists():
+            raise TableError("not_seated", "Only the players at this table can chat.")
+        last = (
+            ChatMessage.objects.filter(table=table, user=user)
+            .order_by("-created_at")
+            .values_list("created_at", flat=True)
+            .first()
+        )
+        if last is not None and (timezone.now() - last).total_seconds() < CHAT_MIN_INTERVAL_S:
+            raise TableError("rate_limited", "You are chatting too fast; wait a moment.")
+        message = ChatMessage.objects.create(table=table, user=user, text=text)
+    from games import broadcast
+
+    _after_commit(lambda: broadcast.table_chat(table_id, message.pk))
+    return message
+
+
+def chat_mute(*, user: User, muted: User) -> None:
+    from games.models import ChatMute
+
+    if user.pk == muted.pk:
+        raise TableError("forbidden", "You cannot mute yourself.")
+    ChatMute.objects.get_or_create(user=user, muted=muted)
+
+
+def chat_unmute(*, user: User, muted: User) -> None:
+    from games.models import ChatMute
+
+    ChatMute.objects.filter(user=user, muted=muted).delete()
+
+
+def chat_report(*, message_id: int, reporter: User, reason: str = "") -> None:
+    from games.models import ChatMessage, ChatReport
+
+    message = ChatMessage.objects.filter(pk=message_id).select_related("table").first()
+    if message is None:
+        raise TableError("no_message", "There is no such message.")
+    if not Seat.objects.filter(table=message.table, user=reporter).exists():
+        raise TableError("forbidden", "Only players at that table can report its chat.")
+    ChatReport.objects.get_or_create(
+        message=message, reporter=reporter, defaults={"reason": reason[:200]}
+    )

@@ -1,0 +1,60 @@
+"""Celery tasks: thin wrappers that load by id and call the services.
+
+Every task carries the table version it was armed for and does nothing once the table has
+moved on, so a duplicated, late or re-delivered task is harmless.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from celery import shared_task
+from celery.signals import worker_init, worker_process_init
+from django.conf import settings
+
+from games import broadcast
+
+log = logging.getLogger(__name__)
+
+
+@worker_init.connect
+@worker_process_init.connect
+def _close_layer_pools_in_workers(**_: object) -> None:
+    broadcast.CLOSE_POOLS_AFTER_SEND = True
+
+
+def bot_delay_seconds() -> float:
+    return float(getattr(settings, "BOT_MOVE_DELAY_SECONDS", 1.0))
+
+
+def hand_pause_seconds() -> float:
+    return float(getattr(settings, "HAND_PAUSE_SECONDS", 6.0))
+
+
+def schedule_table_work(table_id: int, version: int) -> None:
+    """After a commit: arm whatever must happen next at this table without a person."""
+    from games import selectors
+
+    work = selectors.pending_work(table_id, version)
+    if work is None:
+        return
+    if work.bot_seats:
+        play_bot_turn.apply_async((table_id, version), countdown=bot_delay_seconds())
+    if work.next_hand_due:
+        start_next_hand.apply_async((table_id, version), countdown=hand_pause_seconds())
+
+
+@shared_task(acks_late=True)
+def play_bot_turn(table_id: int, version: int) -> bool:
+    """Let a bot seat that must act at ``version`` act. Returns whether a move was applied."""
+    from games import bot_turns
+
+    return bot_turns.play_one(table_id, version, rng=random.Random())
+
+
+@shared_task(acks_late=True)
+def start_next_hand(table_id: int, version: int) -> bool:
+    from games import services
+
+    return services.hand_next(table_id=table_id, expected_version=version) is not None
