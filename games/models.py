@@ -140,6 +140,7 @@ class Game(models.Model):
     first_dealer = models.PositiveSmallIntegerField()
     dealer_draw = models.JSONField(default=list, help_text="The shown draw for first dealer.")
     totals = models.JSONField(default=list)
+    on_board = models.JSONField(default=list, help_text="Thirty-point rule: who has scored in.")
     winners = models.JSONField(default=list)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -352,7 +352,13 @@ def _player_record(seat: Seat) -> dict[str, Any]:
 
 def _deal(table: Table, game: Game, rules: engine.Rules, dealer: int) -> Hand:
     number = (game.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    state = engine.new_hand(rules, game.table.num_seats, dealer, totals=list(game.totals))
+    state = engine.new_hand(
+        rules,
+        table.num_seats,
+        dealer,
+        totals=list(game.totals),
+        on_board=list(game.on_board) or None,
+    )
     hand = Hand.objects.create(
         game=game, number=number, dealer=dealer, state=engine.state_to_json(state)
     )
@@ -470,7 +476,8 @@ def _finish_hand(table: Table, hand: Hand, state: Any) -> bool:
     hand.result = result.to_json()
     hand.finished_at = timezone.now()
     game = hand.game
-    game.totals = list(result.totals_after)
+    game.totals = list(result.totals)
+    game.on_board = list(result.on_board)
     rules = engine.Rules.from_json(game.rules)
     outcome = engine.game_outcome(rules, game.totals)
     if outcome.over:
@@ -480,7 +487,7 @@ def _finish_hand(table: Table, hand: Hand, state: Any) -> bool:
         table.status = Table.Status.FINISHED
         table.finished_at = game.finished_at
         table.save(update_fields=["status", "finished_at"])
-    game.save(update_fields=["totals", "status", "winners", "finished_at"])
+    game.save(update_fields=["totals", "on_board", "status", "winners", "finished_at"])
     return bool(outcome.over)
 
 
