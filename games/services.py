@@ -324,7 +324,8 @@ def table_start(*, table_id: int, by: User) -> Game:
 
 def _start_game(table: Table, seats: list[Seat]) -> Game:
     rules = engine.Rules.from_json(table.rules)
-    dealer, draw = engine.first_dealer_draw(rules, len(seats), None)
+    draw = engine.first_dealer_draw(rules, len(seats))
+    dealer = draw.dealer
     number = (table.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     game = Game.objects.create(
         table=table,
@@ -332,7 +333,7 @@ def _start_game(table: Table, seats: list[Seat]) -> Game:
         rules=table.rules,
         players=[_player_record(s) for s in seats],
         first_dealer=dealer,
-        dealer_draw=list(draw),
+        dealer_draw=draw.to_json()["rounds"],
         totals=[0] * len(seats),
     )
     Seat.objects.filter(table=table).update(timeouts=0)

@@ -1,0 +1,215 @@
+"""The table socket: each refusal gets an error frame and changes nothing; views stay per seat."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games import consumers
+from games.models import Move, Table
+from games.routing import websocket_urlpatterns
+from tests.games.conftest import redeal, start_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+app = URLRouter(websocket_urlpatterns)
+
+
+async def _connect(table: Table, user, *, query: str = "format=json") -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(app, f"/ws/tables/{table.pk}/?{query}")
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def _state(communicator: WebsocketCommunicator) -> dict:
+    while True:
+        frame = await communicator.receive_json_from(timeout=5)
+        if frame["type"] == "state":
+            return frame
+
+
+async def _frame_of(communicator: WebsocketCommunicator, kind: str) -> dict:
+    while True:
+        frame = await communicator.receive_json_from(timeout=5)
+        if frame["type"] == kind:
+            return frame
+
+
+@database_sync_to_async
+def _table_for(user, seats: int = 2) -> Table:
+    """A started two-seat table where the user (seat 0) moves first."""
+    table = start_table(user, seats=seats)
+    redeal(table, dealer=seats - 1)
+    return table
+
+
+@database_sync_to_async
+def _moves(table: Table) -> int:
+    return Move.objects.filter(hand__game__table=table).count()
+
+
+@database_sync_to_async
+def _version(table: Table) -> int:
+    table.refresh_from_db()
+    return table.version
+
+
+async def test_on_connect_a_player_gets_their_own_view_and_legal_moves(alice):
+    table = await _table_for(alice)
+    ws = await _connect(table, alice)
+    state = await _state(ws)
+    assert state["you"] == 0
+    assert state["version"] == await _version(table)
+    assert len(state["view"]["hand"]) == 13
+    assert state["view"]["to_act"] == [0]
+    assert {"type": "draw_stock"} in state["legal"]
+    await ws.disconnect()
+
+
+async def test_a_spectator_gets_the_public_view_and_cannot_move(alice, bob):
+    table = await _table_for(alice)
+    ws = await _connect(table, bob)
+    state = await _state(ws)
+    assert state["you"] is None and "hand" not in state["view"] and state["legal"] == []
+    await ws.send_json_to(
+        {"id": "x1", "version": state["version"], "action": {"type": "draw_stock"}}
+    )
+    error = await _frame_of(ws, "error")
+    assert error["code"] == "not_seated"
+    assert await _moves(table) == 0
+    await ws.disconnect()
+
+
+async def test_anonymous_visitors_only_spectate(alice):
+    table = await _table_for(alice)
+    ws = await _connect(table, AnonymousUser())
+    state = await _state(ws)
+    assert state["you"] is None and "hand" not in state["view"]
+    await ws.disconnect()
+
+
+async def test_a_table_without_spectators_refuses_strangers(alice, bob):
+    table = await _table_for(alice)
+    await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        spectators_allowed=False, version=table.version + 1
+    )
+    communicator = WebsocketCommunicator(app, f"/ws/tables/{table.pk}/?format=json")
+    communicator.scope["user"] = bob
+    connected, code = await communicator.connect()
+    assert not connected and code == consumers.CLOSE_FORBIDDEN
+
+
+async def test_an_unknown_table_closes_the_socket(alice):
+    communicator = WebsocketCommunicator(app, "/ws/tables/999999/?format=json")
+    communicator.scope["user"] = alice
+    connected, code = await communicator.connect()
+    assert not connected and code == consumers.CLOSE_NO_TABLE
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        (json.dumps({"type": "dance"}), "unknown"),
+        (json.dumps({"id": "a", "version": "7", "action": {"type": "draw_stock"}}), "malformed"),
+        (json.dumps({"id": "", "version": 1, "action": {"type": "draw_stock"}}), "malformed"),
+        (json.dumps({"id": "a", "version": 1, "action": "draw"}), "malformed"),
+        (json.dumps({"id": "a", "version": 1, "action": {"type": "x" * 5000}}), "too_large"),
+    ],
+)
+async def test_bad_frames_get_an_error_and_change_nothing(alice, frame, code):
+    table = await _table_for(alice)
+    ws = await _connect(table, alice)
+    await _state(ws)
+    version = await _version(table)
+    await ws.send_to(text_data=frame)
+    error = await _frame_of(ws, "error")
+    assert error["code"] == code and error["message"]
+    assert await _version(table) == version and await _moves(table) == 0
+    await ws.disconnect()
+
+
+async def test_a_stale_version_gets_an_error_then_a_resync(alice):
+    table = await _table_for(alice)
+    ws = await _connect(table, alice)
+    state = await _state(ws)
+    await ws.send_json_to(
+        {"id": "s1", "version": state["version"] - 1, "action": {"type": "draw_stock"}}
+    )
+    error = await _frame_of(ws, "error")
+    assert error["code"] == "stale" and error["version"] == state["version"]
+    resync = await _state(ws)
+    assert resync["version"] == state["version"]
+    assert await _moves(table) == 0
+    await ws.disconnect()
+
+
+async def test_moving_out_of_phase_is_refused_with_the_engines_reason(alice):
+    table = await _table_for(alice)
+    ws = await _connect(table, alice)
+    state = await _state(ws)
+    action = {"type": "discard", "card": state["view"]["hand"][0]}  # must draw first
+    await ws.send_json_to({"id": "o1", "version": state["version"], "action": action})
+    error = await _frame_of(ws, "error")
+    assert error["code"] == "illegal" and error["message"]
+    assert await _moves(table) == 0
+    await ws.disconnect()
+
+
+async def test_a_move_is_acked_and_every_socket_gets_its_own_new_view(alice, bob):
+    table = await _table_for(alice)
+    player = await _connect(table, alice)
+    spectator = await _connect(table, bob)
+    first = await _state(player)
+    await _state(spectator)
+    await player.send_json_to(
+        {"id": "m1", "version": first["version"], "action": {"type": "draw_stock"}}
+    )
+    ack = await _frame_of(player, "ack")
+    assert ack == {"type": "ack", "id": "m1", "version": first["version"] + 1}
+    mine = await _state(player)
+    theirs = await _state(spectator)
+    assert mine["version"] == theirs["version"] == first["version"] + 1
+    assert len(mine["view"]["hand"]) == 14 and "hand" not in theirs["view"]
+    # the same id again: the same ack, nothing applied twice
+    await player.send_json_to(
+        {"id": "m1", "version": first["version"], "action": {"type": "draw_stock"}}
+    )
+    again = await _frame_of(player, "ack")
+    assert again["version"] == ack["version"]
+    assert await _moves(table) == 1
+    await player.disconnect()
+    await spectator.disconnect()
+
+
+async def test_reconnecting_resumes_at_the_current_version(alice):
+    table = await _table_for(alice)
+    ws = await _connect(table, alice)
+    first = await _state(ws)
+    await ws.disconnect()
+    again = await _connect(table, alice)
+    state = await _state(again)
+    assert state["version"] == first["version"] and state["view"]["hand"] == first["view"]["hand"]
+    await again.disconnect()
+
+
+async def test_flooding_the_socket_is_rate_limited(alice):
+    table = await _table_for(alice)
+    ws = await _connect(table, alice)
+    await _state(ws)
+    for i in range(int(consumers.RATE_BURST) + 5):
+        await ws.send_json_to({"type": "ping", "id": str(i)})
+    codes = []
+    for _ in range(int(consumers.RATE_BURST) + 5):
+        frame = await ws.receive_json_from(timeout=5)
+        codes.append(frame.get("code", frame["type"]))
+    assert "rate_limited" in codes
+    await ws.disconnect()
