@@ -1,0 +1,1 @@
+from .easy import choose  # noqa: F401  (placeholder until the medium bot lands)

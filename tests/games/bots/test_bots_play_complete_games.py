@@ -1,0 +1,70 @@
+"""Every bot level plays complete games of every playable preset without an illegal move.
+
+``play_game`` checks each chosen action against the engine's legal list and raises
+``IllegalBotMove`` otherwise, so a game that finishes is a game of legal moves. Counts are small
+to keep CI fast; the strength runs in bench/bots play thousands more.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games import bots, engine
+from games.bots.simulate import SimConfig, play_game
+
+PRESET_SEATS = {"standard": 2, "jokers": 3, "classic": 3, "rummy-school": 4}
+OPTION_SETS = [
+    (("rummy_call", True),),
+    (("rummy_call", True), ("rummy_last_discard_only", True)),
+    (("floating", True),),
+    (("boathouse", True),),
+    (("boathouse", True), ("floating", True)),
+    (("stock_refill", True), ("deepest_card_new_meld", True)),
+    (("discards_displayed", True), ("thirty_point_rule", True)),
+    (("pip5_scoring", True), ("group_suits_distinct", False)),
+]
+
+
+def _assert_finished(result, seats):
+    assert len(result.winners) == 1
+    assert max(result.totals) >= 100
+    assert len(result.totals) == seats
+    assert result.moves > 0
+
+
+def test_every_playable_preset_is_covered():
+    assert set(PRESET_SEATS) == set(engine.PRESETS)
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+@pytest.mark.parametrize("preset", sorted(PRESET_SEATS))
+def test_each_level_finishes_a_game_of_each_preset(level, preset):
+    seats = PRESET_SEATS[preset]
+    config = SimConfig(
+        preset=preset, options=(("target", 100),), levels=(level,) * seats, games=1, seed=21
+    )
+    _assert_finished(play_game(config, 0), seats)
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+@pytest.mark.parametrize(
+    "options", OPTION_SETS, ids=lambda options: "+".join(o for o, _ in options)
+)
+def test_each_level_finishes_a_game_under_each_option(level, options):
+    names = {name for name, _value in options}
+    third = "jokers" if names & {"stock_refill", "pip5_scoring"} else "rummy-school"
+    for preset in (third, "standard"):
+        config = SimConfig(
+            preset=preset,
+            options=(*options, ("target", 100)),
+            levels=(level, "easy", "medium"),
+            games=1,
+            seed=5,
+        )
+        _assert_finished(play_game(config, 0), 3)
+
+
+def test_mixed_levels_finish_two_player_games_to_500():
+    config = SimConfig(levels=("easy", "medium"), games=2, seed=2)
+    for index in range(2):
+        _assert_finished(play_game(config, index), 2)
