@@ -20,6 +20,7 @@ from games.engine import (
     RANKS,
     SUITS,
     ClaimRummy,
+    CloseClaims,
     DeclineDraw,
     Discard,
     DrawStock,
@@ -802,6 +803,8 @@ def test_taking_the_king_also_takes_the_ten_and_five_above_it() -> None:
     )
     state = play(state, DrawStock(0), Discard(0, "TD"), DrawStock(1), Discard(1, "5C"))
     assert state.discard == ("KS", "TD", "5C")
+    # The pile is spread so every card shows: each seat and spectators see it in order.
+    assert all(view(state, seat)["discard"] == ["KS", "TD", "5C"] for seat in (0, 1, 2, None))
     state, events = apply(state, TakeDiscard(2, 2))
     assert state.discard == ()
     assert Counter(state.hands[2]) >= Counter(["KS", "TD", "5C"])
@@ -875,6 +878,33 @@ def test_optional_top_discard_rule_lets_a_lone_top_card_be_kept() -> None:
     refused(deeper, Discard(0, "2C"))
     deeper = play(deeper, Meld(0, ("7H", "8H", "9H")))
     assert deeper.obligation is None
+
+
+@pytest.mark.parametrize("preset", ["jokers", "classic", "rummy-school"])
+def test_jokers_classic_and_rummy_school_let_a_lone_top_card_be_kept(preset: str) -> None:
+    """[001] ("always legal to draw ... the top card from the discard pile"), [003], [004]
+    pickup rule 2: in these games the top discard may be taken alone and kept unused."""
+    hands = [
+        ["7H", "8H", "2C", "4S", "6D", "JC", "KD"],
+        ["3D", "5C", "9S", "QH", "AH", "TC", "2S"],
+        ["4D", "6H", "8C", "TS", "QD", "AS", "3C"],
+    ]
+    state = scripted(preset, hands, upcard="5S", stock=["KC"])
+    assert TakeDiscard(0, 0) in legal_actions(state, 0)
+    state = play(state, TakeDiscard(0, 0), Discard(0, "2C"))
+    assert "5S" in state.hands[0]
+
+
+def test_with_two_packs_the_other_copy_of_a_card_just_taken_may_be_discarded() -> None:
+    """Ruling 18 (on [001]'s no-discard-back rule): the lone top card taken may not go straight
+    back, but with two packs the player may discard the other copy of that card."""
+    hands = [["9H", "7H", "2C", "4S", "6D", "JC", "KD"], None, None, None, None]
+    state = scripted("jokers", hands, upcard="9H", stock=["KC"])
+    state = play(state, TakeDiscard(0, 0))
+    assert state.hands[0].count("9H") == 2
+    assert Discard(0, "9H") in legal_actions(state, 0)
+    state = play(state, Discard(0, "9H"))
+    assert state.hands[0].count("9H") == 1 and state.discard[-1] == "9H"
 
 
 def test_after_taking_several_the_former_top_card_may_be_discarded() -> None:
@@ -1065,6 +1095,25 @@ def test_with_an_empty_stock_play_goes_on_from_the_pile_until_someone_will_not_t
         assert hand_result(over).reason == "declined"
 
 
+def test_with_an_empty_stock_every_card_taken_from_the_pile_must_be_used_at_once() -> None:
+    """Ruling 9: with the stock gone, whatever is taken from the pile must be used at once, even
+    in games where the top card is otherwise free, so that every hand ends."""
+    hands = [
+        ["7H", "8H", "2C", "4S", "6D", "JC", "KD"],
+        ["3D", "5C", "9S", "QH", "AH", "TC", "2S"],
+        ["4D", "6H", "8C", "TS", "QD", "AS", "3C"],
+    ]
+    state = _run_down_stock(scripted("standard", hands, upcard="9H", top_discard_free=True))
+    seat = state.to_act[0]
+    assert seat == 0
+    takes = [action for action in legal_actions(state, seat) if isinstance(action, TakeDiscard)]
+    assert takes  # at least the 9H, which seat 0 can meld with 7-8 of hearts
+    for take in takes:
+        taken = play(state, take)
+        assert taken.obligation is not None and taken.locked is None
+        refused(taken, Discard(seat, "2C"))
+
+
 def test_stock_refill_rule_reshuffles_the_pile_into_a_new_stock() -> None:
     """[001] stock pile re-fill rule, Ruling 19: instead of ending, the discards (all but the top
     card) are shuffled into a new stock and play goes on."""
@@ -1145,7 +1194,9 @@ def test_after_a_rummy_call_the_caller_plays_a_turn_and_play_passes_to_their_lef
     """[002], Ruling 11: the caller takes the card, melds it, may meld more, discards, and the
     turn passes to the caller's left."""
     state = _discard_playable_eight()
-    state = play(state, ClaimRummy(2, 0), LayOff(2, "8H", 1), Discard(2, "3C"))
+    state = play(state, ClaimRummy(2, 0))
+    refused(state, ClaimRummy(3, 0))  # [001]: the first call wins
+    state = play(state, LayOff(2, "8H", 1), Discard(2, "3C"))
     assert state.melds[0].owners[-1] == 2
     while state.phase is Phase.CLAIM:
         state = play(state, PassClaim(state.to_act[0]))
@@ -1182,6 +1233,57 @@ def test_a_floater_draws_and_must_play_a_playable_card() -> None:
     state = play(state, DrawStock(0))  # the 10 of hearts fits the run
     assert legal_actions(state, 0) == [LayOff(0, "TH", 1, None)]
     refused(state, Discard(0, "TH"))
+
+
+def test_a_floater_who_draws_an_unplayable_card_discards_it_and_goes_out() -> None:
+    """[002] floating, Ruling 8: when the card the floater draws fits nowhere, the floater
+    discards it and so goes out."""
+    hands = [
+        ["5H", "6H", "7H", "QC", "QD", "QS", "8H"],
+        ["3D", "5C", "9S", "2H", "AH", "TC", "2S"],
+        ["4D", "6D", "8C", "TS", "3H", "AS", "3C"],
+    ]
+    state = scripted("standard", hands, upcard="KD", stock=["9H", "4C", "6C", "2D"], floating=True)
+    state = play(state, DrawStock(0), Meld(0, ("5H", "6H", "7H", "8H", "9H")))
+    state = play(state, Meld(0, ("QC", "QD", "QS")), Float(0))
+    state = play(state, DrawStock(1), Discard(1, "4C"), DrawStock(2), Discard(2, "6C"))
+    state = play(state, DrawStock(0))
+    assert legal_actions(state, 0) == [Discard(0, "2D")]
+    state = play(state, Discard(0, "2D"))
+    assert state.phase is Phase.HAND_OVER and hand_result(state).went_out == 0
+
+
+def test_rummy_may_be_called_on_top_cards_that_make_a_meld_by_themselves() -> None:
+    """[000], [002]: Rummy may also be called when the cards at the top of the pile make a meld
+    with no card from anyone's hand; the caller takes the pile down to the card needed."""
+    state = scripted(
+        "standard",
+        [
+            ["6C", "2D", "4S", "9H", "JD", "KS", "3H"],
+            ["7C", "3D", "5S", "TH", "QD", "AS", "4H"],
+            None,
+            None,
+        ],
+        upcard="5C",
+        stock=["8D", "8S"],
+        rummy_call=True,
+    )
+    state = play(state, DrawStock(0), Discard(0, "6C"))
+    assert state.phase is Phase.DRAW  # 5-6 of clubs is no meld yet: no call
+    state = play(state, DrawStock(1), Discard(1, "7C"))
+    assert state.phase is Phase.CLAIM and state.claim is not None
+    assert 2 in state.claim.depths  # the 5C, under the 6C and 7C
+    state = play(state, ClaimRummy(3, 2), Meld(3, ("5C", "6C", "7C")))
+    assert state.melds[0].owners == (3, 3, 3)
+
+
+def test_rummy_must_be_called_before_the_next_player_draws() -> None:
+    """[000]: a call must come before the next player draws; once the window has closed (the
+    table clock closes it) the next player draws and the discard can no longer be claimed."""
+    state = _discard_playable_eight()
+    state = play(state, CloseClaims())
+    assert state.phase is Phase.DRAW and state.to_act == (1,)
+    refused(state, ClaimRummy(2, 0))
 
 
 # ---------------------------------------------------------------------------------------------
