@@ -55,6 +55,8 @@ class Sample:
     legal_ns: list[int] = field(default_factory=list)
     apply_ns: list[int] = field(default_factory=list)
     step_ns: list[int] = field(default_factory=list)
+    step_ns_by_phase: dict[str, list[int]] = field(default_factory=dict)
+    """Engine only: step times split by the phase the step was taken in (draw, play, claim)."""
 
     @property
     def hands_per_s(self) -> float:
@@ -107,6 +109,7 @@ def play_engine_hands(
     rules = make_rules(preset)
     chooser = random.Random(seed)
     sample = Sample()
+    by_phase = sample.step_ns_by_phase
     clock = time.perf_counter_ns
     started = time.perf_counter()
     for hand_number in range(hands):
@@ -114,7 +117,7 @@ def play_engine_hands(
             rules, players, dealer=hand_number % players, seed=chooser.getrandbits(64)
         )
         steps = 0
-        while state.phase is not Phase.HAND_OVER:
+        while (phase := state.phase) is not Phase.HAND_OVER:
             seat = state.to_act[0]
             t0 = clock()
             options = legal_actions(state, seat)
@@ -125,7 +128,9 @@ def play_engine_hands(
             t3 = clock()
             sample.legal_ns.append(t1 - t0)
             sample.apply_ns.append(t3 - t2)
-            sample.step_ns.append((t1 - t0) + (t3 - t2))
+            step = (t1 - t0) + (t3 - t2)
+            sample.step_ns.append(step)
+            by_phase.setdefault(phase.value, []).append(step)
             steps += 1
             if steps > MAX_STEPS_PER_HAND:
                 raise RuntimeError(f"hand {hand_number} did not end after {steps} steps")
@@ -197,6 +202,18 @@ def summarise(samples: list[Sample]) -> dict[str, Any]:
         figures = [percentile(values_of(s), fraction) / 1000 for s in samples if values_of(s)]
         return round(statistics.median(figures), 2) if figures else None
 
+    phases = sorted({phase for s in samples for phase in s.step_ns_by_phase})
+    by_phase = {
+        phase: {
+            "share_of_steps": round(
+                sum(len(s.step_ns_by_phase.get(phase, [])) for s in samples)
+                / max(1, sum(s.steps for s in samples)),
+                3,
+            ),
+            "step_median_us": per_rep(lambda s, p=phase: s.step_ns_by_phase.get(p, []), 0.5),
+        }
+        for phase in phases
+    }
     total_steps = sum(s.steps for s in samples)
     total_ns = sum(sum(s.step_ns) for s in samples)
     return {
@@ -214,6 +231,7 @@ def summarise(samples: list[Sample]) -> dict[str, Any]:
         "wall_us_per_step": round(1e6 * sum(s.wall_s for s in samples) / total_steps, 2)
         if total_steps
         else None,
+        **({"by_phase": by_phase} if by_phase else {}),
     }
 
 
@@ -282,6 +300,11 @@ def format_report(result: dict[str, Any]) -> str:
             f"{cell('apply_median_us', 11)}{cell('apply_p95_us', 11)}"
             f"{cell('step_median_us', 10)}{cell('step_p95_us', 10)}{cell('step_mean_us', 11)}"
             f"{cell('wall_us_per_step', 11)}"
+        )
+    for phase, figures in result.get("engine", {}).get("by_phase", {}).items():
+        lines.append(
+            f"  engine steps in phase {phase}: {figures['share_of_steps']:.0%} of steps, "
+            f"median {figures['step_median_us']} µs"
         )
     if "ratios" in result:
         r = result["ratios"]
