@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -129,6 +130,11 @@ DATABASES = _backends["DATABASES"]
 CHANNEL_LAYERS = _backends["CHANNEL_LAYERS"]
 MESSAGING_KIND: str = _backends["MESSAGING_KIND"]
 VAR_DIR = Path(_backends["VAR_DIR"])
+if TESTING and DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # One file per test process: parallel runs in one checkout must not share it.
+    DATABASES["default"]["TEST"]["NAME"] = str(
+        Path(tempfile.gettempdir()) / f"rummy-test-{os.getpid()}.sqlite3"
+    )
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 if MESSAGING_KIND == SQLITE_FALLBACK:
     for folder in FILESYSTEM_BROKER_FOLDERS:

@@ -31,6 +31,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 PASSWORD = "correct-horse-battery-staple"
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests last: Playwright's sync API holds an event loop on the main thread
+    for as long as the browser lives, which async tests after it could not share."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 

@@ -72,3 +72,18 @@ def test_it_writes_exceptions_into_the_json_line():
         )
     entry = json.loads(JsonFormatter().format(record))
     assert "ValueError: bad meld" in entry["exception"]
+
+
+def test_it_writes_one_access_log_line_per_request_with_the_request_id(client, caplog):
+    with caplog.at_level(logging.INFO, logger="rummy.access"):
+        client.get("/rules/", HTTP_X_REQUEST_ID="req-access-1")
+    (record,) = [r for r in caplog.records if r.name == "rummy.access"]
+    assert (record.method, record.path, record.status) == ("GET", "/rules/", 200)
+    assert record.request_id == "req-access-1"
+    assert record.duration_ms >= 0
+
+
+def test_it_keeps_health_checks_out_of_the_info_access_log(client, caplog):
+    with caplog.at_level(logging.INFO, logger="rummy.access"):
+        client.get("/healthz")
+    assert not [r for r in caplog.records if r.name == "rummy.access"]
