@@ -57,3 +57,8 @@ def ensure_environment() -> None:
 def reexec_in_venv(script: Path, args: list[str]) -> None:
     """Replace this process with the same script under the venv's Python."""
     os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), str(script), *args])
+
+
+if __name__ == "__main__":
+    ensure_environment()
+    print(f"{VENV} is up to date.")
