@@ -477,6 +477,28 @@ def test_a_joker_laid_after_six_seven_of_clubs_is_the_eight_for_good() -> None:
     assert meld_reading(state, 1) == ("5C", "6C", "7C", "8C", "9C")
 
 
+def test_a_joker_laid_off_on_a_run_open_at_both_ends_must_say_which_card_it_is() -> None:
+    """[001], [002]: whoever puts a joker down must make clear which card it stands for; on
+    6-7-8 of clubs a joker could be the 5 or the 9, so the player must say which."""
+    state = scripted(
+        "jokers",
+        [
+            ["6C", "7C", "8C", "2D", "4H", "TS", "KD"],
+            ["JK", "3D", "5H", "QS", "AH", "9D", "2S"],
+            ["5D", "9H", "JS", "6D", "3H", "KH", "4S"],
+        ],
+        upcard="QC",
+        stock=["7S", "8D"],
+    )
+    state = play(state, DrawStock(0), Meld(0, ("6C", "7C", "8C")), Discard(0, "7S"))
+    state = play(state, DrawStock(1))
+    assert "which end" in refused(state, LayOff(1, "JK", 1))
+    joker_spots = {spot.reading for spot in layoffs_offered(state, 1) if spot.card == "JK"}
+    assert joker_spots == {"5C", "9C"}
+    state = play(state, LayOff(1, "JK", 1, "5C"))
+    assert meld_reading(state, 1) == ("5C", "6C", "7C", "8C")
+
+
 def test_a_nine_with_two_jokers_must_say_whether_it_is_a_group_or_which_run() -> None:
     """[001], [002]: 9 of diamonds and two jokers may be a group of nines, or the run 7-8-9,
     8-9-10 or 9-10-J; the player must say which. Ruling 20: the player is asked only because the
