@@ -51,7 +51,7 @@ def turns_left(seen: SeatView) -> float:
     if seen.rules.stock_refill:
         stock_turns += len(seen.discard) / (2 * n)
     shortest = min(size for seat, size in enumerate(seen.hand_sizes) if seat != seen.seat)
-    going_out = 1.0 + shortest * 0.6
+    going_out = 0.5 + shortest * 0.5
     return max(0.5, min(stock_turns, going_out))
 
 
