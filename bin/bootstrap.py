@@ -6,6 +6,7 @@ installed, with whatever `python3` the user has (3.11 or newer).
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import subprocess
@@ -46,12 +47,17 @@ def ensure_environment() -> None:
     stamp = wanted_stamp()
     if STAMP.exists() and STAMP.read_text().strip() == stamp:
         return
-    print("Installing dependencies (first run or changed lock file) ...", flush=True)
-    pip = [str(VENV_PYTHON), "-m", "pip", "--disable-pip-version-check"]
-    install = [*pip, "install", "--quiet", "-e", f".[{EXTRAS}]", "-c", "requirements.lock"]
-    if subprocess.run(install, cwd=ROOT).returncode != 0:
-        fail("installing the dependencies failed (see pip's output above)")
-    STAMP.write_text(stamp + "\n")
+    # bin/run and bin/test may start together on a fresh clone: one installs, one waits.
+    with (VENV / ".rummy-install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if STAMP.exists() and STAMP.read_text().strip() == stamp:
+            return
+        print("Installing dependencies (first run or changed lock file) ...", flush=True)
+        pip = [str(VENV_PYTHON), "-m", "pip", "--disable-pip-version-check"]
+        install = [*pip, "install", "--quiet", "-e", f".[{EXTRAS}]", "-c", "requirements.lock"]
+        if subprocess.run(install, cwd=ROOT).returncode != 0:
+            fail("installing the dependencies failed (see pip's output above)")
+        STAMP.write_text(stamp + "\n")
 
 
 def reexec_in_venv(script: Path, args: list[str]) -> None:
