@@ -7,12 +7,14 @@ result, which the engine's view includes once the hand is over.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 
-from games import engine
-from games.models import Hand, Table
+from games import display, engine, services
+from games.models import Game, Hand, Table
 from games.selectors import TableSnapshot
 
 
@@ -101,15 +103,108 @@ def state_payload(snap: TableSnapshot, seat: int | None) -> dict[str, Any]:
 # --- HTML (htmx out-of-band fragments) -------------------------------------------------------
 
 
+def checked_seat(snap: TableSnapshot, seat: int | None, user: Any) -> int | None:
+    """The seat a socket may be shown: its user's seat now, else None (a spectator).
+
+    A socket keeps the seat it had when it connected; if the host has since removed that
+    player and someone else sat down, rendering that seat would show a stranger's hand.
+    ``user`` None means a trusted caller (a test, a bot) that names the seat itself.
+    """
+    if seat is None or user is None:
+        return seat
+    user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+    if user_id is None or not 0 <= seat < len(snap.seats) or snap.seats[seat].user_id != user_id:
+        return None
+    return seat
+
+
 def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str, Any]:
-    """The template context of the table's live parts, shared by the page and the socket."""
+    """The template context of the table's live parts, shared by the page and the socket.
+
+    Cards come only from ``state_payload`` (the engine's view for ``seat``), through
+    games.display; the snapshot's full state is deliberately not passed to templates.
+    """
+    seat = checked_seat(snap, seat, user)
     payload = state_payload(snap, seat)
-    return {
+    view = payload["view"]
+    legal = payload["legal"]
+    names = snap.names()
+    table = snap.table
+    game = snap.game
+    user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+    over = view is not None and view["phase"] == "hand_over"
+    totals = _shown_totals(snap, view)
+    ctx: dict[str, Any] = {
         **payload,
-        "snap": snap,
         "user": user,
-        "names": snap.names(),
+        "names": names,
+        "table": table,
+        "my_seat": seat,
+        "is_host": user_id is not None and table.host_id == user_id,
+        "is_seated": seat is not None,
+        "waiting": table.status == Table.Status.WAITING,
+        "players": display.players(view, payload["seats"], seat, totals),
+        "full": all(not s.is_empty for s in snap.seats),
+        "taken": sum(1 for s in snap.seats if not s.is_empty),
+        "table_path": reverse("table_detail", kwargs={"table_id": table.pk}),
+        "game_id": game.pk if game is not None else None,
+        "bot_levels": BOT_LEVEL_CHOICES,
+        "rules_summary": display.rules_summary(table.rules),
+        "preset_title": display.preset_title(table.preset),
+        "my_turn": bool(legal),
+        "legal_json": json.dumps(legal),
+        "hand_over": over,
+        "game_over": game is not None and game.status == Game.Status.FINISHED,
+        "score_sheet": display.score_sheet(score_sheet(snap), table.num_seats),
+        "standings": (
+            display.standings(game.totals, game.winners, _game_names(game, names))
+            if game is not None and game.status == Game.Status.FINISHED
+            else []
+        ),
+        "deadline": _deadline(snap),
     }
+    if view is not None:
+        ctx.update(
+            hand=display.my_hand(view),
+            melds=display.table_melds(view, names),
+            pile=display.discard_pile(view, legal),
+            obligation=display.obligation_text(view, names),
+            status=display.status_text(view, names, seat),
+            log=display.action_log(view, names),
+            last_event=display.last_event(view, names),
+            controls=display.controls(legal, view),
+            breakdown=display.breakdown(view, names) if over else [],
+            dealer_draw=(
+                display.dealer_draw(game.dealer_draw, names)
+                if game is not None and snap.hand is not None and snap.hand.number == 1
+                else None
+            ),
+        )
+    return ctx
+
+
+BOT_LEVEL_CHOICES = [(level, level.title()) for level in services.BOT_LEVELS]
+
+
+def _shown_totals(snap: TableSnapshot, view: dict[str, Any] | None) -> list[int] | None:
+    """Game totals: after the hand once it is scored, before it while it is played."""
+    if snap.game is not None and snap.game.totals:
+        return list(snap.game.totals)
+    if view is not None:
+        return list(view["totals"])
+    return None
+
+
+def _game_names(game: Game, fallback: list[str]) -> list[str]:
+    players = game.players or []
+    return [p.get("name", fallback[i] if i < len(fallback) else "") for i, p in enumerate(players)]
+
+
+def _deadline(snap: TableSnapshot) -> str | None:
+    hand = snap.hand
+    if hand is None or hand.status != Hand.Status.PLAYING or hand.turn_deadline is None:
+        return None
+    return hand.turn_deadline.isoformat()
 
 
 def state_html(snap: TableSnapshot, seat: int | None, user: Any) -> str:
@@ -142,12 +237,15 @@ def chat_payload(message_id: int, user: Any, *, json_mode: bool) -> Any:
         "type": "chat",
         "id": message.pk,
         "user": message.user.display_name,
+        "user_id": message.user_id,
         "text": message.text,
         "at": message.created_at.isoformat(),
     }
     if json_mode:
         return line
-    return render_to_string("games/partials/chat_line.html", {"line": line, "oob": True})
+    return render_to_string(
+        "games/partials/chat_line.html", {"line": line, "oob": True, "viewer": user}
+    )
 
 
 def lobby_rows(tables: list[Table]) -> list[dict[str, Any]]:
@@ -159,6 +257,9 @@ def lobby_rows(tables: list[Table]) -> list[dict[str, Any]]:
                 **table_summary(table),
                 "taken": sum(1 for s in seats if not s.is_empty),
                 "players": [_occupant(s) for s in seats],
+                "preset_title": display.preset_title(table.preset),
+                "house_rules": display.rules_summary(table.rules),
+                "target": (table.rules.get("options") or {}).get("target"),
             }
         )
     return rows

@@ -5,4 +5,16 @@ from games import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("tables/new/", views.table_create, name="table_create"),
+    path("tables/<int:table_id>/", views.table_detail, name="table_detail"),
+    path("tables/join/<str:token>/", views.table_invite, name="table_invite"),
+    path("tables/<int:table_id>/join/", views.seat_join, name="seat_join"),
+    path("tables/<int:table_id>/seat/", views.seat_change, name="seat_change"),
+    path("tables/<int:table_id>/leave/", views.seat_leave, name="seat_leave"),
+    path("tables/<int:table_id>/bot/", views.seat_bot, name="seat_bot"),
+    path("tables/<int:table_id>/remove/", views.seat_remove, name="seat_remove"),
+    path("tables/<int:table_id>/start/", views.table_start, name="table_start"),
+    path("chat/mute/<int:user_id>/", views.chat_mute, name="chat_mute"),
+    path("chat/report/<int:message_id>/", views.chat_report, name="chat_report"),
+    path("games/<int:game_id>/", views.game_detail, name="game_detail"),
 ]

@@ -1,12 +1,391 @@
-"""Pages of the games app. The lobby (issue 4) replaces the home page."""
+"""Pages of the games app: the lobby, a table, its invite link, a finished game.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+Views are thin: they check who may see or do what, call a service, and answer. The live
+parts of a table are pushed over its socket after every change, so a request that changes a
+table answers with nothing to swap (204), asks the page to reload when the viewer's own seat
+changed (the socket then reconnects for the new seat), or shows the service's refusal.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from accounts.models import User
+from games import display, engine, presenters, selectors, services
+from games.forms import TableCreateForm
+from games.models import ChatMessage, ChatMute, Game, Hand, Seat, Table
+
+INVITES_SESSION_KEY = "table_invites"
+CHAT_HISTORY = 50
+
+
+# --- lobby ---------------------------------------------------------------------------------
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The lobby: the live list of public tables and the create-a-table form."""
+    form = TableCreateForm() if request.user.is_authenticated else None
+    return _lobby(request, form)
+
+
+def _lobby(request: HttpRequest, form: TableCreateForm | None, status: int = 200) -> HttpResponse:
+    tables = selectors.public_tables()
+    mine: list[Table] = []
+    if request.user.is_authenticated:
+        mine = list(
+            Table.objects.filter(seats__user=request.user, status__in=Table.OPEN_STATUSES)
+            .order_by("-created_at")
+            .distinct()[:20]
+        )
+    context = {
+        "rows": presenters.lobby_rows(tables),
+        "form": form,
+        "my_tables": mine,
+        "presets_json": json.dumps(
+            {
+                name: {"min": p.min_players, "max": p.max_players, "title": p.title}
+                for name, p in engine.PRESETS.items()
+            }
+        ),
+        "presets": [p for p in engine.PRESETS.values() if p.playable],
+    }
+    return render(request, "home.html", context, status=status)
 
 
 def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "rules.html")
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableCreateForm(request.POST)
+    if not form.is_valid():
+        if form.data.get("options_for") not in (None, "", form.data.get("preset")):
+            form = TableCreateForm(form.reset_options_data())
+            form.is_valid()
+            form.add_error(
+                None,
+                "The house rules now show the defaults of the rules you picked. "
+                "Check them and create the table again.",
+            )
+        return _lobby(request, form, status=400)
+    try:
+        table = services.table_create(host=request.user, **form.service_kwargs())
+    except services.TableError as exc:
+        form.add_service_error(exc.code, exc.message)
+        return _lobby(request, form, status=400)
+    return redirect("table_detail", table_id=table.pk)
+
+
+# --- a table -------------------------------------------------------------------------------
+
+
+def _invites(request: HttpRequest) -> list[str]:
+    return list(request.session.get(INVITES_SESSION_KEY, []))
+
+
+def _remember_invite(request: HttpRequest, token: str) -> None:
+    tokens = _invites(request)
+    if token not in tokens:
+        request.session[INVITES_SESSION_KEY] = [*tokens, token][-50:]
+
+
+def _user_id(request: HttpRequest) -> int | None:
+    return request.user.pk if request.user.is_authenticated else None
+
+
+def _may_see(request: HttpRequest, table: Table, seated: bool) -> bool:
+    """Seated players always; others need the invite for a private table."""
+    if seated or not table.is_private:
+        return True
+    return table.invite_token in _invites(request) or table.host_id == _user_id(request)
+
+
+def _get_table(request: HttpRequest, table_id: int) -> tuple[Table, int | None]:
+    """The table and the viewer's seat; 404 for a private table the viewer was not invited to."""
+    table = get_object_or_404(Table, pk=table_id)
+    seat = (
+        Seat.objects.filter(table=table, user_id=_user_id(request))
+        .values_list("index", flat=True)
+        .first()
+        if request.user.is_authenticated
+        else None
+    )
+    if not _may_see(request, table, seat is not None):
+        raise Http404("No such table.")
+    return table, seat
+
+
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+    table, seat = _get_table(request, table_id)
+    snap = selectors.load_snapshot(table.pk)
+    watching_allowed = seat is not None or table.spectators_allowed
+    if not watching_allowed and table.status != Table.Status.WAITING:
+        return render(request, "games/table_closed.html", {"table": table}, status=403)
+    context = presenters.table_context(snap, seat, request.user)
+    context.update(
+        socket_url=_socket_url(table, seat) if watching_allowed else None,
+        invite_url=request.build_absolute_uri(
+            reverse("table_invite", kwargs={"token": table.invite_token})
+        ),
+        show_invite=table.is_private and seat is not None,
+        chat_lines=_chat_lines(table, request.user),
+        can_chat=table.chat_enabled and seat is not None,
+        finished_game=_last_finished_game(table),
+    )
+    return render(request, "games/table.html", context)
+
+
+def _socket_url(table: Table, seat: int | None) -> str:
+    url = f"/ws/tables/{table.pk}/"
+    if table.is_private and seat is None:
+        url += f"?invite={table.invite_token}"
+    return url
+
+
+def _chat_lines(table: Table, user: Any) -> list[dict[str, Any]]:
+    if not table.chat_enabled:
+        return []
+    lines = ChatMessage.objects.filter(table=table, hidden=False).select_related("user")
+    if user.is_authenticated:
+        muted = ChatMute.objects.filter(user=user).values_list("muted_id", flat=True)
+        lines = lines.exclude(user_id__in=list(muted))
+    recent = list(lines.order_by("-created_at", "-id")[:CHAT_HISTORY])
+    recent.reverse()
+    return [
+        {
+            "id": m.pk,
+            "user": m.user.display_name,
+            "user_id": m.user_id,
+            "text": m.text,
+            "at": m.created_at.isoformat(),
+        }
+        for m in recent
+    ]
+
+
+def _last_finished_game(table: Table) -> Game | None:
+    return table.games.filter(status=Game.Status.FINISHED).order_by("-number").first()
+
+
+def table_invite(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link of a private table: remember it for this browser, then show the table."""
+    table = get_object_or_404(Table, invite_token=token)
+    _remember_invite(request, token)
+    return redirect("table_detail", table_id=table.pk)
+
+
+def _refused(request: HttpRequest, table_id: int, exc: services.TableError) -> HttpResponse:
+    """A service refusal: inline for htmx, a message on the table page otherwise."""
+    if request.htmx:
+        html = render_to_string(
+            "games/partials/error.html",
+            {"code": exc.code, "message": exc.message, "target": "room-error"},
+        )
+        return HttpResponse(html, status=400)
+    messages.error(request, exc.message)
+    return redirect("table_detail", table_id=table_id)
+
+
+def _done(request: HttpRequest, table_id: int, *, reload: bool) -> HttpResponse:
+    if request.htmx:
+        return HttpResponseClientRefresh() if reload else HttpResponse(status=204)
+    return redirect("table_detail", table_id=table_id)
+
+
+def _index(request: HttpRequest) -> int | None:
+    raw = request.POST.get("index", "")
+    if raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise services.TableError("no_seat", "There is no such seat.") from None
+
+
+@login_required
+@require_POST
+def seat_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    _get_table(request, table_id)
+    try:
+        services.seat_join(
+            table_id=table_id,
+            user=request.user,
+            index=_index(request),
+            allow_multiple=request.POST.get("allow_multiple") == "1",
+        )
+    except services.TableError as exc:
+        return _refused(request, table_id, exc)
+    return _done(request, table_id, reload=True)
+
+
+@login_required
+@require_POST
+def seat_change(request: HttpRequest, table_id: int) -> HttpResponse:
+    _get_table(request, table_id)
+    try:
+        index = _index(request)
+        if index is None:
+            raise services.TableError("no_seat", "Choose a seat.")
+        services.seat_change(table_id=table_id, user=request.user, index=index)
+    except services.TableError as exc:
+        return _refused(request, table_id, exc)
+    return _done(request, table_id, reload=True)
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    _get_table(request, table_id)
+    try:
+        services.seat_leave(table_id=table_id, user=request.user)
+    except services.TableError as exc:
+        return _refused(request, table_id, exc)
+    if request.htmx:
+        return _done(request, table_id, reload=True)
+    messages.success(request, "You left the table.")
+    return redirect("home")
+
+
+@login_required
+@require_POST
+def seat_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Host: put a bot in an empty seat (level given) or take one out (no level)."""
+    _get_table(request, table_id)
+    level = request.POST.get("level") or None
+    try:
+        index = _index(request)
+        if index is None:
+            raise services.TableError("no_seat", "Choose a seat.")
+        services.seat_set_bot(table_id=table_id, by=request.user, index=index, level=level)
+    except services.TableError as exc:
+        return _refused(request, table_id, exc)
+    return _done(request, table_id, reload=False)
+
+
+@login_required
+@require_POST
+def seat_remove(request: HttpRequest, table_id: int) -> HttpResponse:
+    _get_table(request, table_id)
+    try:
+        index = _index(request)
+        if index is None:
+            raise services.TableError("no_player", "Nobody sits in that seat.")
+        services.seat_remove_player(table_id=table_id, by=request.user, index=index)
+    except services.TableError as exc:
+        return _refused(request, table_id, exc)
+    return _done(request, table_id, reload=False)
+
+
+@login_required
+@require_POST
+def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Start the game, or play again with the same seats once a game is over."""
+    _get_table(request, table_id)
+    try:
+        services.table_start(table_id=table_id, by=request.user)
+    except services.TableError as exc:
+        return _refused(request, table_id, exc)
+    return _done(request, table_id, reload=False)
+
+
+# --- chat moderation -----------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def chat_mute(request: HttpRequest, user_id: int) -> HttpResponse:
+    muted = get_object_or_404(User, pk=user_id)
+    unmute = request.POST.get("unmute") == "1"
+    try:
+        if unmute:
+            services.chat_unmute(user=request.user, muted=muted)
+        else:
+            services.chat_mute(user=request.user, muted=muted)
+    except services.TableError as exc:
+        return HttpResponse(exc.message, status=400)
+    response = HttpResponse(status=204)
+    if not unmute:
+        response["HX-Trigger"] = json.dumps({"chatMuted": {"user": muted.pk}})
+    return response
+
+
+@login_required
+@require_POST
+def chat_report(request: HttpRequest, message_id: int) -> HttpResponse:
+    try:
+        services.chat_report(
+            message_id=message_id, reporter=request.user, reason=request.POST.get("reason", "")
+        )
+    except services.TableError as exc:
+        return HttpResponse(exc.message, status=400)
+    return render(request, "games/partials/reported.html", {"message_id": message_id})
+
+
+# --- finished games ------------------------------------------------------------------------
+
+
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game: standings, the score sheet and a face-up replay of one hand.
+
+    Until the game is over the page does not exist (404): it shows every hand face up.
+    """
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    if game.status != Game.Status.FINISHED:
+        raise Http404("This game is not over.")
+    table = game.table
+    seat = (
+        Seat.objects.filter(table=table, user_id=_user_id(request)).exists()
+        if request.user.is_authenticated
+        else False
+    )
+    if not _may_see(request, table, seat):
+        raise Http404("No such game.")
+    names = [p.get("name", f"Seat {i + 1}") for i, p in enumerate(game.players)]
+    hands = list(game.hands.order_by("number"))
+    rows = [{"hand": h.number, "dealer": h.dealer, "result": h.result} for h in hands]
+    chosen = _chosen_hand(request, hands)
+    steps: list[dict[str, Any]] = []
+    if chosen is not None and chosen.status == Hand.Status.OVER:
+        steps = display.replay_steps(engine.state_from_json(chosen.state), names)
+    return render(
+        request,
+        "games/game_detail.html",
+        {
+            "game": game,
+            "table": table,
+            "names": names,
+            "players": game.players,
+            "preset_title": display.preset_title(table.preset),
+            "rules_summary": display.rules_summary(game.rules),
+            "standings": display.standings(game.totals, game.winners, names),
+            "score_sheet": display.score_sheet(rows, len(names)),
+            "hands": hands,
+            "chosen": chosen,
+            "steps": steps,
+        },
+    )
+
+
+def _chosen_hand(request: HttpRequest, hands: list[Hand]) -> Hand | None:
+    if not hands:
+        return None
+    try:
+        number = int(request.GET.get("hand", hands[0].number))
+    except ValueError:
+        number = hands[0].number
+    for hand in hands:
+        if hand.number == number:
+            return hand
+    raise Http404("No such hand.")

@@ -1,0 +1,464 @@
+"""Template-ready pieces of a table, built from one seat's engine view and nothing else.
+
+Why a module of its own: the table page and every socket push render the same parts, and
+the hidden-information promise rests on one rule that is easy to check here: every card
+shown comes from ``engine.view(state, seat)`` (or, on the finished-game page, from a game
+that is over). No function in this module receives a hand state of a running hand.
+Pure functions of plain data (Django only for HTML escaping), tested without a database.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+from games import engine
+
+LOG_LINES = 14
+
+_SUIT_CLASS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def _card_info(code: str) -> dict[str, Any]:
+    if code == engine.JOKER:
+        return {
+            "code": code,
+            "label": "Joker",
+            "name": "joker",
+            "rank": "Jkr",
+            "symbol": "★",
+            "suit": "joker",
+        }
+    label = engine.card_label(code)
+    return {
+        "code": code,
+        "label": label,
+        "name": engine.card_name(code),
+        "rank": label[:-1],
+        "symbol": engine.SUIT_SYMBOLS[code[1]],
+        "suit": _SUIT_CLASS[code[1]],
+    }
+
+
+def card(code: str, **extra: Any) -> dict[str, Any]:
+    """One card for a template: code, label ("7♥"), spoken name, rank, suit symbol, suit,
+    and its face as HTML (``html``, ``small_html``), built here because a template include
+    per card made a table render several times slower."""
+    info = CARDS.get(code)
+    if info is None:  # never raise while rendering: show the code as it is
+        info = _with_faces(
+            {"code": code, "label": code, "name": code, "rank": code, "symbol": "", "suit": ""}
+        )
+    if not extra:
+        return info
+    return _with_faces({**info, **extra}) if _FACE_KEYS & extra.keys() else {**info, **extra}
+
+
+_FACE_KEYS = frozenset({"stands_for", "owner_name"})
+_FACE = (
+    '<span class="pcard pcard-{}{}" role="img" aria-label="{}">'
+    '<span class="pcard-rank" aria-hidden="true">{}</span>'
+    '<span class="pcard-suit" aria-hidden="true">{}</span>{}</span>'
+)
+
+
+def _with_faces(info: dict[str, Any]) -> dict[str, Any]:
+    aria = info["name"]
+    marks = ""
+    if info.get("stands_for"):
+        aria += f" as {info['stands_for']}"
+        marks += format_html(
+            '<span class="pcard-as" aria-hidden="true">={}</span>', info["stands_for"]
+        )
+    if info.get("owner_name"):
+        aria += f", scored by {info['owner_name']}"
+        marks += format_html(
+            '<span class="pcard-owner" aria-hidden="true" title="{}">{}</span>',
+            info["owner_name"],
+            info["owner_name"][:1].upper(),
+        )
+    marks = mark_safe(marks)  # every piece above went through format_html
+    suit, rank, symbol = info["suit"], info["rank"], info["symbol"]
+    info["html"] = format_html(_FACE, suit, "", aria, rank, symbol, marks)
+    info["small_html"] = format_html(_FACE, suit, " pcard-small", aria, rank, symbol, marks)
+    return info
+
+
+CARDS: dict[str, dict[str, Any]] = {
+    code: _with_faces(_card_info(code))
+    for code in [r + s for s in engine.SUITS for r in engine.RANKS] + [engine.JOKER]
+}
+
+
+def cards_text(codes: Iterable[str]) -> str:
+    """ "7♥, 8♣ and K♦" for a sentence."""
+    labels = [card(code)["label"] for code in codes]
+    if not labels:
+        return "no cards"
+    if len(labels) == 1:
+        return labels[0]
+    return ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
+# --- the live hand ------------------------------------------------------------------------
+
+
+def my_hand(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The viewer's cards, sorted by suit then rank (the page can re-sort by rank)."""
+    hand = view.get("hand")
+    if hand is None:
+        return []
+    ordered = engine.sort_cards(hand)
+    return [card(code, position=i, rank_order=_rank_order(code)) for i, code in enumerate(ordered)]
+
+
+def _rank_order(code: str) -> int:
+    if code == engine.JOKER:
+        return 99
+    return engine.RANKS.index(code[0]) * 4 + engine.SUITS.index(code[1])
+
+
+def players(
+    view: dict[str, Any] | None,
+    seats: Sequence[dict[str, Any]],
+    my_seat: int | None,
+    totals: Sequence[int] | None,
+) -> list[dict[str, Any]]:
+    """Every seat as the others see it: name, badges, cards held, score, whose move."""
+    out = []
+    to_act = set(view["to_act"]) if view else set()
+    known = view["public_cards"]["known"] if view else []
+    for info in seats:
+        index = info["index"]
+        row = {
+            **info,
+            "presence_info": {"seat": index, "connected": info["connected"]},
+            "is_me": index == my_seat,
+            "hand_size": view["hand_sizes"][index] if view else None,
+            "total": totals[index] if totals and index < len(totals) else 0,
+            "is_dealer": bool(view) and view["dealer"] == index,
+            "to_act": index in to_act,
+            "known": [card(code) for code in known[index]] if known and index != my_seat else [],
+        }
+        out.append(row)
+    return out
+
+
+def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Melds with every card marked with the seat that scores it."""
+    out = []
+    for meld in view["melds"]:
+        items = []
+        for entry in meld["cards"]:
+            owner = entry["owner"]
+            reading = entry["as"]
+            stands_for = None
+            if entry["card"] == engine.JOKER:
+                stands_for = engine.card_label(reading)
+            items.append(
+                card(
+                    entry["card"],
+                    owner=owner,
+                    owner_name=_name(names, owner),
+                    stands_for=stands_for,
+                )
+            )
+        out.append({"id": meld["id"], "kind": meld["kind"], "cards": items})
+    return out
+
+
+def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The pile bottom to top; each card knows its depth and what taking it brings along."""
+    pile = view["discard"]
+    takeable = {a["depth"] for a in legal if a["type"] == "take_discard"}
+    claimable = {a.get("depth", 0) for a in legal if a["type"] == "claim_rummy"}
+    out = []
+    for index, code in enumerate(pile):
+        depth = len(pile) - 1 - index
+        brings = pile[index + 1 :]
+        out.append(
+            card(
+                code,
+                depth=depth,
+                takeable=depth in takeable,
+                claimable=depth in claimable,
+                brings=cards_text(brings) if brings else "",
+                brings_count=len(brings),
+                take_text=_take_text(code, brings),
+                take_name=_take_name(code, brings),
+            )
+        )
+    return out
+
+
+def _take_text(code: str, brings: Sequence[str]) -> str:
+    if not brings:
+        return f"the {card(code)['label']}"
+    return f"the {card(code)['label']} and the {len(brings)} above it: {cards_text(brings)}"
+
+
+def _take_name(code: str, brings: Sequence[str]) -> str:
+    """The same as _take_text in words a screen reader says well."""
+    name = card(code)["name"]
+    if not brings:
+        return f"the {name}"
+    others = [card(other)["name"] for other in brings]
+    listed = others[0] if len(others) == 1 else ", ".join(others[:-1]) + " and " + others[-1]
+    return f"the {name} and the {len(brings)} above it: {listed}"
+
+
+def obligation_text(view: dict[str, Any], names: Sequence[str]) -> str | None:
+    """What the player who took from the pile still owes, in words."""
+    duty = view.get("obligation")
+    if not duty:
+        return None
+    if duty["seat"] == view.get("seat"):
+        return engine.Obligation(**duty).text()
+    label = card(duty["card"])["label"]
+    how = "in a new meld" if duty["new_meld_only"] else "in a meld or lay it off"
+    if duty["timing"] == "lay_off":
+        how = "by laying it off"
+    return f"{_name(names, duty['seat'])} must use the {label} {how}."
+
+
+def status_text(view: dict[str, Any], names: Sequence[str], my_seat: int | None) -> str:
+    """One line on whose move it is and what they may do."""
+    phase = view["phase"]
+    to_act = view["to_act"]
+    mine = my_seat is not None and my_seat in to_act
+    if phase == "hand_over":
+        return "The hand is over."
+    if phase == "claim":
+        if mine:
+            return "Rummy may be called: call it on a playable discard, or pass."
+        return "Waiting for the other players to call Rummy or pass."
+    if not to_act:
+        return ""
+    who = _name(names, to_act[0])
+    if phase == "draw":
+        if mine:
+            return "Your turn: draw from the stock or take from the pile."
+        return f"{who} is drawing."
+    if mine:
+        return "Your turn: meld or lay off if you can, then discard."
+    return f"{who} is playing."
+
+
+def last_event(view: dict[str, Any], names: Sequence[str]) -> str | None:
+    """The latest public event, for the page's live announcement."""
+    if not view["history"]:
+        return None
+    return engine.Event.from_json(view["history"][-1]).text(list(names))
+
+
+def action_log(view: dict[str, Any], names: Sequence[str], limit: int = LOG_LINES) -> list[str]:
+    """The hand's public history in words, newest last."""
+    events = [engine.Event.from_json(item) for item in view["history"][-limit:]]
+    return [event.text(list(names)) for event in events]
+
+
+# --- the controls ------------------------------------------------------------------------
+
+_EXTRA_ACTIONS = ("pass_claim", "decline_draw", "float", "switch_joker")
+
+
+def controls(legal: Sequence[dict[str, Any]], view: dict[str, Any] | None) -> dict[str, Any]:
+    """Which buttons the viewer can use now; the browser checks selections against ``legal``."""
+    kinds = {a["type"] for a in legal}
+    # In the play phase meld and discard stay usable even when the selection is not legal:
+    # the engine's reason then tells the player why, next to the button.
+    playing = view is not None and view["phase"] == "play" and bool(legal)
+    extra = [
+        {"action": a, "json": json.dumps(a), "text": _extra_text(a)}
+        for a in legal
+        if a["type"] in _EXTRA_ACTIONS
+    ]
+    return {
+        "any": bool(legal),
+        "draw": "draw_stock" in kinds,
+        "take": "take_discard" in kinds,
+        "playing": playing,
+        "lay_off": "lay_off" in kinds,
+        "discard": "discard" in kinds,
+        "claim": "claim_rummy" in kinds,
+        "extra": extra,
+    }
+
+
+def _extra_text(action: dict[str, Any]) -> str:
+    kind = action["type"]
+    if kind == "pass_claim":
+        return "Pass (do not call Rummy)"
+    if kind == "decline_draw":
+        return "Do not take from the pile (ends the hand)"
+    if kind == "float":
+        return "Float with an empty hand"
+    return f"Put the {card(action['card'])['label']} in place of the joker in meld {action['meld']}"
+
+
+# --- scores ------------------------------------------------------------------------------
+
+
+def breakdown(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """At hand end: per player the melded and in-hand cards with their points."""
+    result = view.get("result")
+    if not result:
+        return []
+    out = []
+    for seat in result["seats"]:
+        lines = [
+            card(line["card"], points=line["points"], reason=line["reason"])
+            for line in seat["lines"]
+        ]
+        out.append(
+            {
+                "seat": seat["seat"],
+                "name": _name(names, seat["seat"]),
+                "melded": seat["melded"],
+                "in_hand": seat["in_hand"],
+                "score": seat["score"],
+                "counted": seat["counted"],
+                "total_after": seat["total_after"],
+                "went_out": result.get("went_out") == seat["seat"],
+                "plus": [line for line in lines if line["points"] > 0],
+                "minus": [line for line in lines if line["points"] <= 0],
+            }
+        )
+    return out
+
+
+def score_sheet(rows: Sequence[dict[str, Any]], num_seats: int) -> list[dict[str, Any]]:
+    """Per finished hand and seat: melded, in hand, hand score and the running total."""
+    out = []
+    for row in rows:
+        result = row.get("result") or {}
+        seats = {s["seat"]: s for s in result.get("seats", [])}
+        cells = []
+        for index in range(num_seats):
+            s = seats.get(index)
+            if s is None:
+                cells.append(None)
+                continue
+            cells.append(
+                {
+                    "melded": s["melded"],
+                    "in_hand": s["in_hand"],
+                    "score": s["counted"],
+                    "total": s["total_after"],
+                }
+            )
+        out.append({"hand": row["hand"], "cells": cells})
+    return out
+
+
+def standings(
+    totals: Sequence[int], winners: Sequence[int], names: Sequence[str]
+) -> list[dict[str, Any]]:
+    """Players ranked by total (ties share a place), winners first."""
+    order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
+    out = []
+    place = 0
+    previous: int | None = None
+    for position, seat in enumerate(order, start=1):
+        if totals[seat] != previous:
+            place, previous = position, totals[seat]
+        out.append(
+            {
+                "place": place,
+                "seat": seat,
+                "name": _name(names, seat),
+                "total": totals[seat],
+                "winner": seat in winners,
+            }
+        )
+    return out
+
+
+def dealer_draw(rounds: Sequence[Sequence[Sequence[Any]]], names: Sequence[str]) -> list[str]:
+    """The public draw for first dealer, one sentence per round (ties draw again)."""
+    lines = []
+    for number, drawn in enumerate(rounds, start=1):
+        parts = [f"{_name(names, seat)} {card(code)['label']}" for seat, code in drawn]
+        prefix = "Draw for dealer" if number == 1 else "Tie, drawn again"
+        lines.append(f"{prefix}: {', '.join(parts)}")
+    return lines
+
+
+def rules_summary(rules_json: dict[str, Any]) -> list[dict[str, str]]:
+    """The house rules that differ from the preset, each with its one-line description."""
+    try:
+        rules = engine.Rules.from_json(rules_json)
+    except engine.RulesError:
+        return []
+    out = []
+    for name, value in rules.changed_options().items():
+        info = engine.OPTIONS[name]
+        if info.type == "bool":
+            text = info.name.replace("_", " ") + (" on" if value else " off")
+        else:
+            text = f"{info.name.replace('_', ' ')} {value}"
+        out.append({"name": name, "text": text, "description": info.description})
+    return out
+
+
+def preset_title(preset: str) -> str:
+    info = engine.PRESETS.get(preset)
+    return info.title if info else preset
+
+
+# --- the finished-game replay --------------------------------------------------------------
+
+
+def replay_steps(final: Any, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Every position of a finished hand, all hands face up, from the deal to the end.
+
+    Only for hands that are over: the caller must never pass a running hand.
+    """
+    if final.phase is not engine.Phase.HAND_OVER:
+        raise ValueError("Only a finished hand can be replayed face up.")
+    state = engine.new_hand(
+        final.rules,
+        final.num_seats,
+        final.dealer,
+        final.totals,
+        seed=final.seed,
+        deck=final.deck,
+        on_board=final.on_board,
+    )
+    steps = [_position(state, 0, "The cards are dealt.", names)]
+    for number, action in enumerate(final.actions, start=1):
+        text = engine.describe_action(action, list(names), state)
+        state, _events = engine.apply(state, action)
+        steps.append(_position(state, number, text + ".", names))
+    return steps
+
+
+def _position(state: Any, number: int, text: str, names: Sequence[str]) -> dict[str, Any]:
+    return {
+        "number": number,
+        "text": text,
+        "hands": [
+            {"seat": seat, "name": _name(names, seat), "cards": [card(c) for c in hand]}
+            for seat, hand in enumerate(state.hands)
+        ],
+        "melds": [
+            {
+                "id": meld.id,
+                "cards": [
+                    card(c, owner_name=_name(names, owner))
+                    for c, owner in zip(meld.cards, meld.owners, strict=True)
+                ],
+            }
+            for meld in state.melds
+        ],
+        "discard": [card(c) for c in state.discard],
+        "stock_count": len(state.stock),
+    }

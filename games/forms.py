@@ -1,0 +1,209 @@
+"""The create-a-table form: preset, house rules from the engine, seats, clock, privacy, bots.
+
+Why the engine checks the combination here already: the form can then show its reason next
+to the field it concerns. The service checks again (it is the one write path), and the view
+shows its refusals in the form too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games import engine, services
+
+OPTION_PREFIX = "opt_"
+UNTIMED = "untimed"
+TURN_CHOICES = [
+    ("15", "15 seconds"),
+    ("30", "30 seconds"),
+    ("45", "45 seconds"),
+    ("60", "1 minute"),
+    ("90", "1½ minutes"),
+    ("120", "2 minutes"),
+    ("180", "3 minutes"),
+    ("300", "5 minutes"),
+    (UNTIMED, "Untimed (private tables only)"),
+]
+MIN_SEATS = min(p.min_players for p in engine.PRESETS.values())
+MAX_SEATS = max(p.max_players for p in engine.PRESETS.values())
+
+# Where the service's refusal codes belong in the form (None: above the form).
+ERROR_FIELDS = {
+    "invalid_seats": "num_seats",
+    "invalid_clock": "turn_seconds",
+    "invalid_bot": "bot_level",
+    "invalid_rules": None,
+    "busy": None,
+}
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    return [(name, info.title) for name, info in engine.PRESETS.items() if info.playable]
+
+
+def option_field_name(name: str) -> str:
+    return OPTION_PREFIX + name
+
+
+class TableCreateForm(forms.Form):
+    name = forms.CharField(
+        max_length=60,
+        required=False,
+        label="Table name",
+        help_text="Left empty, the table is named after you.",
+    )
+    preset = forms.ChoiceField(label="Rules", choices=preset_choices, initial="standard")
+    # Which preset the house rules below were shown for: if the preset changed without the
+    # page updating them (no JavaScript), the form shows that preset's defaults first.
+    options_for = forms.CharField(widget=forms.HiddenInput, required=False)
+    num_seats = forms.IntegerField(
+        label="Seats", min_value=MIN_SEATS, max_value=MAX_SEATS, initial=4
+    )
+    turn_seconds = forms.ChoiceField(label="Time per turn", choices=TURN_CHOICES, initial="60")
+    is_private = forms.BooleanField(
+        label="Private table (only people with the invite link can join or watch)", required=False
+    )
+    spectators_allowed = forms.BooleanField(label="Allow spectators", required=False, initial=True)
+    chat_enabled = forms.BooleanField(label="Table chat", required=False, initial=True)
+    auto_start = forms.BooleanField(
+        label="Start by itself when every seat is taken", required=False
+    )
+    fill_with_bots = forms.BooleanField(label="Fill empty seats with bots", required=False)
+    bot_level = forms.ChoiceField(
+        label="Bot level",
+        choices=[(level, level.title()) for level in services.BOT_LEVELS],
+        initial="easy",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        preset = self._shown_preset()
+        self.fields["options_for"].initial = preset
+        for name, info in engine.OPTIONS.items():
+            self.fields[option_field_name(name)] = _option_field(info, preset)
+
+    def _shown_preset(self) -> str:
+        if self.is_bound:
+            shown = self.data.get("options_for") or self.data.get("preset")
+        else:
+            shown = self.initial.get("preset")
+        return shown if shown in engine.PRESETS else "standard"
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[option_field_name(name)] for name in engine.OPTIONS]
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("name", "preset", "num_seats", "turn_seconds")]
+
+    def setting_fields(self) -> list[forms.BoundField]:
+        names = ("is_private", "spectators_allowed", "chat_enabled", "auto_start")
+        return [self[name] for name in names]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        preset = data.get("preset")
+        if not preset:
+            return data
+        if self.data.get("options_for") and self.data.get("options_for") != preset:
+            self.add_error(
+                None,
+                "The house rules below were for other rules; they now show the defaults of "
+                f"{engine.PRESETS[preset].title}. Check them and create the table again.",
+            )
+            return data
+        options = {
+            name: data[option_field_name(name)]
+            for name in engine.OPTIONS
+            if data.get(option_field_name(name)) is not None
+        }
+        try:
+            rules = engine.make_rules(preset, **options)
+        except engine.RulesError as exc:
+            self.add_error(None, exc.reason)
+            return data
+        seats = data.get("num_seats")
+        if seats is not None:
+            try:
+                rules.validate_players(seats)
+            except engine.RulesError as exc:
+                self.add_error("num_seats", exc.reason)
+        if data.get("turn_seconds") == UNTIMED and not data.get("is_private"):
+            self.add_error("turn_seconds", "Only private tables may be untimed.")
+        data["options"] = options
+        return data
+
+    def reset_options_data(self) -> dict[str, Any]:
+        """The submitted data with the house rules set to the chosen preset's defaults."""
+        data = self.data.copy()
+        preset = data.get("preset")
+        if preset not in engine.PRESETS:
+            return data
+        data["options_for"] = preset
+        for name, info in engine.OPTIONS.items():
+            key = option_field_name(name)
+            default = info.default_for(preset)
+            if info.type == "bool":
+                if default:
+                    data[key] = "on"
+                else:
+                    data.pop(key, None)
+            else:
+                data[key] = str(default)
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """What services.table_create needs, from cleaned data."""
+        data = self.cleaned_data
+        turn = data["turn_seconds"]
+        return {
+            "name": data["name"],
+            "preset": data["preset"],
+            "options": data["options"],
+            "num_seats": data["num_seats"],
+            "turn_seconds": None if turn == UNTIMED else int(turn),
+            "is_private": data["is_private"],
+            "spectators_allowed": data["spectators_allowed"],
+            "chat_enabled": data["chat_enabled"],
+            "auto_start": data["auto_start"],
+            "fill_with_bots": data["fill_with_bots"],
+            "bot_level": data["bot_level"],
+        }
+
+    def add_service_error(self, code: str, message: str) -> None:
+        self.add_error(ERROR_FIELDS.get(code), message)
+
+
+def _option_field(info: engine.OptionInfo, preset: str) -> forms.Field:
+    default = info.default_for(preset)
+    attrs = {"data-option": info.name, "data-defaults": _defaults_attr(info)}
+    if info.type == "bool":
+        return forms.BooleanField(
+            label=info.description,
+            required=False,
+            initial=default,
+            widget=forms.CheckboxInput(attrs=attrs),
+        )
+    low, high = info.allowed
+    label = "Target score" if info.name == "target" else info.name.replace("_", " ").capitalize()
+    return forms.IntegerField(
+        label=label,
+        help_text=info.description,
+        min_value=low,
+        max_value=high,
+        initial=default,
+        required=False,
+        widget=forms.NumberInput(attrs=attrs),
+    )
+
+
+def _defaults_attr(info: engine.OptionInfo) -> str:
+    """ "standard=500 jokers=500 ...": each preset's default, for the page script."""
+    return " ".join(f"{name}={_attr_value(info.default_for(name))}" for name in engine.PRESETS)
+
+
+def _attr_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)

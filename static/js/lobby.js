@@ -1,0 +1,71 @@
+// The lobby's create-a-table form: when the preset changes, show its description, keep the
+// seat count within its limits and reset each house rule to that preset's default. The
+// server checks everything again; without this script it resets the rules itself.
+"use strict";
+
+(() => {
+  const form = document.getElementById("create-form");
+  if (!form) {
+    return;
+  }
+  const presets = JSON.parse(form.dataset.presets || "{}");
+  const preset = form.querySelector("[name=preset]");
+  const seats = form.querySelector("[name=num_seats]");
+  const shownFor = form.querySelector("[name=options_for]");
+  const privateBox = form.querySelector("[name=is_private]");
+  const turn = form.querySelector("[name=turn_seconds]");
+
+  function defaultsFor(input, name) {
+    for (const pair of (input.dataset.defaults || "").split(" ")) {
+      const [key, value] = pair.split("=");
+      if (key === name) {
+        return value;
+      }
+    }
+    return null;
+  }
+
+  function applyPreset() {
+    const name = preset.value;
+    const info = presets[name];
+    if (!info) {
+      return;
+    }
+    seats.min = info.min;
+    seats.max = info.max;
+    const count = Number(seats.value);
+    if (count < info.min || count > info.max) {
+      seats.value = Math.min(Math.max(count, info.min), info.max);
+    }
+    form.querySelectorAll("[data-option]").forEach((input) => {
+      const value = defaultsFor(input, name);
+      if (value === null) {
+        return;
+      }
+      if (input.type === "checkbox") {
+        input.checked = value === "on";
+      } else {
+        input.value = value;
+      }
+    });
+    form.querySelectorAll("[data-preset-text]").forEach((text) => {
+      text.hidden = text.dataset.presetText !== name;
+    });
+    shownFor.value = name;
+  }
+
+  function applyPrivacy() {
+    const untimed = turn.querySelector("option[value=untimed]");
+    if (!untimed) {
+      return;
+    }
+    untimed.disabled = !privateBox.checked;
+    if (!privateBox.checked && turn.value === "untimed") {
+      turn.value = "60";
+    }
+  }
+
+  preset.addEventListener("change", applyPreset);
+  privateBox.addEventListener("change", applyPrivacy);
+  applyPrivacy();
+})();

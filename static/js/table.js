@@ -1,0 +1,387 @@
+// The table page: what htmx cannot do by itself. htmx's WebSocket extension keeps the
+// socket and swaps the server's fragments; this script selects cards, turns clicks and keys
+// into the JSON move frames of docs/protocol.md ({id, version, action}), keeps the hand
+// sorted the way the player likes, and raises the your-turn alert. No inline scripts (CSP).
+"use strict";
+
+(() => {
+  const root = document.getElementById("table-root");
+  if (!root) {
+    return;
+  }
+
+  // Refusals from the waiting-room buttons come back as 400 with an error fragment: show it.
+  if (window.htmx) {
+    htmx.config.responseHandling = [
+      { code: "204", swap: false },
+      { code: "[23]..", swap: true },
+      { code: "4..", swap: true, error: false },
+      { code: "...", swap: false, error: true },
+    ];
+  }
+
+  const store = {
+    get(key, fallback) {
+      try {
+        return window.localStorage.getItem(key) ?? fallback;
+      } catch (_error) {
+        return fallback;
+      }
+    },
+    set(key, value) {
+      try {
+        window.localStorage.setItem(key, value);
+      } catch (_error) {
+        // private mode: the preference lasts for this page only
+      }
+    },
+  };
+
+  let socket = null;
+  let selected = []; // card codes, a multiset: two packs may hold the same card twice
+  let sortMode = store.get("rummy.sort", "suit");
+  let soundOn = store.get("rummy.sound", "off") === "on";
+  let wasMyTurn = false;
+  let frameNumber = 0;
+  let pendingTake = null;
+  const baseTitle = document.title;
+
+  const byId = (id) => document.getElementById(id);
+  const tableState = () => byId("table-state");
+
+  // --- talking to the server ---------------------------------------------------------------
+
+  function frameId() {
+    frameNumber += 1;
+    return `m${Date.now().toString(36)}-${frameNumber}`;
+  }
+
+  function send(action) {
+    const state = tableState();
+    if (!socket || !state) {
+      showError("Not connected to the table yet; try again in a moment.");
+      return;
+    }
+    clearError();
+    const frame = { id: frameId(), version: Number(state.dataset.version), action };
+    socket.send(JSON.stringify(frame));
+  }
+
+  function sendChat(text) {
+    if (!socket) {
+      return;
+    }
+    socket.send(JSON.stringify({ type: "chat", text }));
+  }
+
+  function legalActions() {
+    const controls = byId("controls");
+    if (!controls || !controls.dataset.legal) {
+      return [];
+    }
+    try {
+      return JSON.parse(controls.dataset.legal);
+    } catch (_error) {
+      return [];
+    }
+  }
+
+  function sameCards(a, b) {
+    if (a.length !== b.length) {
+      return false;
+    }
+    const left = [...a].sort();
+    const right = [...b].sort();
+    return left.every((card, i) => card === right[i]);
+  }
+
+  // --- errors next to the controls -----------------------------------------------------------
+
+  function showError(message) {
+    const box = byId("move-error");
+    if (box) {
+      box.textContent = message;
+    }
+  }
+
+  function clearError() {
+    const box = byId("move-error");
+    if (box) {
+      box.textContent = "";
+    }
+  }
+
+  // --- the hand: selection and order --------------------------------------------------------
+
+  function handButtons() {
+    return Array.from(document.querySelectorAll("#my-hand .hand-card"));
+  }
+
+  function toggle(button) {
+    const card = button.dataset.card;
+    if (button.getAttribute("aria-pressed") === "true") {
+      button.setAttribute("aria-pressed", "false");
+      const at = selected.indexOf(card);
+      if (at >= 0) {
+        selected.splice(at, 1);
+      }
+    } else {
+      button.setAttribute("aria-pressed", "true");
+      selected.push(card);
+    }
+  }
+
+  // After each push the hand is new markup: select again what is still in it.
+  function reapplySelection() {
+    const buttons = handButtons();
+    const kept = [];
+    for (const card of selected) {
+      const free = buttons.find(
+        (b) => b.dataset.card === card && b.getAttribute("aria-pressed") !== "true",
+      );
+      if (free) {
+        free.setAttribute("aria-pressed", "true");
+        kept.push(card);
+      }
+    }
+    selected = kept;
+  }
+
+  function applySort() {
+    const holder = document.querySelector("#my-hand .hand-cards");
+    if (holder) {
+      const key = sortMode === "rank" ? "rankOrder" : "suitOrder";
+      handButtons()
+        .sort((a, b) => Number(a.dataset[key]) - Number(b.dataset[key]))
+        .forEach((button) => holder.appendChild(button));
+    }
+    document.querySelectorAll("[data-sort]").forEach((button) => {
+      button.setAttribute("aria-pressed", String(button.dataset.sort === sortMode));
+    });
+  }
+
+  // --- commands ----------------------------------------------------------------------------
+
+  function meld() {
+    if (selected.length === 0) {
+      showError("Select the cards you want to meld first.");
+      return;
+    }
+    const match = legalActions().find((a) => a.type === "meld" && sameCards(a.cards, selected));
+    send(match || { type: "meld", cards: [...selected] });
+  }
+
+  function discard() {
+    if (selected.length !== 1) {
+      showError("Select exactly one card to discard.");
+      return;
+    }
+    send({ type: "discard", card: selected[0] });
+  }
+
+  function layOff(meldId) {
+    if (selected.length !== 1) {
+      showError("Select exactly one card to lay off.");
+      return;
+    }
+    const card = selected[0];
+    const match = legalActions().find(
+      (a) => a.type === "lay_off" && a.card === card && a.meld === meldId,
+    );
+    send(match || { type: "lay_off", card, meld: meldId });
+  }
+
+  function askTake(button) {
+    const box = byId("take-confirm");
+    const text = byId("take-confirm-text");
+    if (!box || !text) {
+      return;
+    }
+    const claim = button.dataset.kind === "claim_rummy";
+    pendingTake = { type: button.dataset.kind, depth: Number(button.dataset.depth) };
+    text.textContent = `${claim ? "Call Rummy and take" : "Take"} ${button.dataset.takeText}?`;
+    box.hidden = false;
+    byId("take-confirm-yes").focus();
+  }
+
+  function confirmTake(yes) {
+    const box = byId("take-confirm");
+    if (box) {
+      box.hidden = true;
+    }
+    if (yes && pendingTake) {
+      send(pendingTake);
+    }
+    pendingTake = null;
+  }
+
+  root.addEventListener("click", (event) => {
+    const target = event.target.closest("button");
+    if (!target || !root.contains(target)) {
+      return;
+    }
+    if (target.classList.contains("hand-card")) {
+      toggle(target);
+    } else if (target.dataset.command === "meld") {
+      meld();
+    } else if (target.dataset.command === "discard") {
+      discard();
+    } else if (target.classList.contains("lay-off-button")) {
+      layOff(Number(target.dataset.meld));
+    } else if (target.classList.contains("pile-pick")) {
+      askTake(target);
+    } else if (target.id === "take-confirm-yes") {
+      confirmTake(true);
+    } else if (target.id === "take-confirm-no") {
+      confirmTake(false);
+    } else if (target.dataset.send) {
+      send(JSON.parse(target.dataset.send));
+    } else if (target.dataset.sort) {
+      sortMode = target.dataset.sort;
+      store.set("rummy.sort", sortMode);
+      applySort();
+    } else if (target.dataset.copy) {
+      const field = document.querySelector(target.dataset.copy);
+      if (field && navigator.clipboard) {
+        navigator.clipboard.writeText(field.value);
+        target.textContent = "Copied";
+      }
+    }
+  });
+
+  // --- keyboard ----------------------------------------------------------------------------
+
+  root.addEventListener("keydown", (event) => {
+    const card = event.target.closest && event.target.closest(".hand-card");
+    if (card && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+      const buttons = handButtons();
+      const at = buttons.indexOf(card);
+      const next = buttons[at + (event.key === "ArrowLeft" ? -1 : 1)];
+      if (next) {
+        next.focus();
+      }
+      event.preventDefault();
+    }
+  });
+
+  document.addEventListener("keydown", (event) => {
+    const tag = (event.target.tagName || "").toLowerCase();
+    if (["input", "textarea", "select"].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) {
+      return;
+    }
+    const shortcuts = { d: "draw-button", m: "meld-button", x: "discard-button" };
+    const id = shortcuts[event.key.toLowerCase()];
+    const button = id && byId(id);
+    if (button && !button.disabled) {
+      button.click();
+      event.preventDefault();
+    } else if (event.key === "Escape") {
+      confirmTake(false);
+    }
+  });
+
+  // --- chat --------------------------------------------------------------------------------
+
+  document.addEventListener("submit", (event) => {
+    if (event.target.id !== "chat-form") {
+      return;
+    }
+    event.preventDefault();
+    const input = byId("chat-input");
+    const text = input.value.trim();
+    if (text) {
+      sendChat(text);
+      input.value = "";
+    }
+  });
+
+  document.body.addEventListener("chatMuted", (event) => {
+    const user = String(event.detail.user);
+    document.querySelectorAll(`#chat-log [data-user-id="${user}"]`).forEach((line) => line.remove());
+  });
+
+  // --- your turn, the clock, the connection ------------------------------------------------
+
+  function beep() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) {
+      return;
+    }
+    const audio = new Context();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.value = 0.08;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.18);
+    tone.onended = () => audio.close();
+  }
+
+  function turnAlert() {
+    const state = tableState();
+    const mine = Boolean(state) && state.dataset.myTurn === "true";
+    if (mine && !wasMyTurn) {
+      document.title = `● Your turn · ${baseTitle}`;
+      if (soundOn) {
+        beep();
+      }
+    } else if (!mine) {
+      document.title = baseTitle;
+    }
+    wasMyTurn = mine;
+  }
+
+  function tickClocks() {
+    document.querySelectorAll(".player-clock[data-deadline]").forEach((clock) => {
+      if (!clock.dataset.deadline) {
+        return;
+      }
+      const left = Math.max(0, Math.round((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));
+      const minutes = Math.floor(left / 60);
+      const seconds = String(left % 60).padStart(2, "0");
+      clock.textContent = `to move · ${minutes}:${seconds}`;
+    });
+  }
+
+  function setConnection(text) {
+    const box = byId("connection");
+    if (box) {
+      box.textContent = text;
+    }
+  }
+
+  function refresh() {
+    reapplySelection();
+    applySort();
+    turnAlert();
+    tickClocks();
+  }
+
+  root.addEventListener("htmx:wsOpen", (event) => {
+    socket = event.detail.socketWrapper;
+    setConnection("live");
+  });
+  root.addEventListener("htmx:wsClose", () => setConnection("reconnecting…"));
+  root.addEventListener("htmx:wsBeforeMessage", (event) => {
+    socket = event.detail.socketWrapper;
+    const message = event.detail.message;
+    if (typeof message === "string" && message.startsWith("{")) {
+      // JSON frames (ack, pong) carry nothing to swap.
+      event.preventDefault();
+    }
+  });
+  root.addEventListener("htmx:wsAfterMessage", refresh);
+
+  const sound = byId("sound-toggle");
+  if (sound) {
+    sound.checked = soundOn;
+    sound.addEventListener("change", () => {
+      soundOn = sound.checked;
+      store.set("rummy.sound", soundOn ? "on" : "off");
+    });
+  }
+
+  window.setInterval(tickClocks, 1000);
+  refresh();
+})();

@@ -1,0 +1,443 @@
+"""The lobby, table, invite and finished-game pages: who sees what, and what each button does."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from games import display, engine, presenters, selectors, services
+from games.models import ChatMessage, ChatMute, ChatReport, Game, Hand, Seat, Table
+from tests.conftest import make_player
+from tests.games.conftest import play_one, start_table
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def create_form_data(**overrides) -> dict[str, object]:
+    """What the lobby's form posts for a standard table, house rules at their defaults."""
+    data: dict[str, object] = {
+        "name": "Evening game",
+        "preset": "standard",
+        "options_for": "standard",
+        "num_seats": 3,
+        "turn_seconds": "60",
+        "spectators_allowed": "on",
+        "chat_enabled": "on",
+        "bot_level": "easy",
+    }
+    for name, info in engine.OPTIONS.items():
+        default = info.default_for("standard")
+        if info.type == "bool":
+            if default:
+                data[f"opt_{name}"] = "on"
+        else:
+            data[f"opt_{name}"] = str(default)
+    data.update(overrides)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def waiting_table(host, **overrides) -> Table:
+    fields = {
+        "host": host,
+        "name": "Waiting table",
+        "preset": "standard",
+        "options": {},
+        "num_seats": 3,
+        "turn_seconds": 60,
+    }
+    fields.update(overrides)
+    return services.table_create(**fields)
+
+
+def occupants(table: Table) -> list[object]:
+    return [s.user_id or s.bot_level or None for s in table.seats.order_by("index")]
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
+def finish_game(table: Table, seed: int = 7) -> Game:
+    """Play random legal moves until the table's game is over."""
+    rng = random.Random(seed)
+    for _ in range(5000):
+        table.refresh_from_db()
+        if table.status != Table.Status.PLAYING:
+            break
+        hand = Hand.objects.filter(game__table=table).order_by("-game__number", "-number")[0]
+        if hand.status == Hand.Status.OVER:
+            services.hand_next(table_id=table.pk)
+        else:
+            play_one(table, rng)
+    game = Game.objects.get(table=table)
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+# --- the lobby -----------------------------------------------------------------------------
+
+
+def test_the_lobby_lists_open_public_tables_but_not_private_ones(client, alice, bob):
+    waiting_table(alice, name="Open to all")
+    waiting_table(bob, name="Friends only", is_private=True)
+    page = client.get("/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "Open to all" in html
+    assert "Friends only" not in html
+    assert 'ws-connect="/ws/lobby/"' in html
+    assert 'id="lobby-tables"' in html
+
+
+def test_a_lobby_row_says_rules_seats_target_turn_time_players_and_spectators(client, alice):
+    waiting_table(alice, name="Rummy night", options={"target": 300, "rummy_call": True})
+    html = client.get("/").content.decode()
+    row = html[html.index("Rummy night") :]
+    assert "Standard 500 Rum" in row
+    assert "rummy call on" in row
+    assert "1/3" in row
+    assert "300" in row
+    assert "60 s" in row
+    assert "Alice" in row
+    assert "welcome" in row
+
+
+def test_visitors_see_no_create_form_and_players_see_every_engine_option(client, alice_client):
+    assert 'id="create-form"' not in client.get("/").content.decode()
+    html = alice_client.get("/").content.decode()
+    assert 'id="create-form"' in html
+    for info in engine.OPTIONS.values():
+        assert f'name="opt_{info.name}"' in html
+        assert escape(info.description) in html
+    for preset in engine.PRESETS.values():
+        assert f'<option value="{preset.name}"' in html
+
+
+def test_creating_a_table_seats_the_host_and_opens_its_page(alice_client, alice):
+    response = alice_client.post(
+        reverse("table_create"),
+        create_form_data(fill_with_bots="on", opt_target="250", opt_rummy_call="on"),
+    )
+    table = Table.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table_detail", args=[table.pk])
+    assert occupants(table) == [alice.pk, "easy", "easy"]
+    rules = engine.Rules.from_json(table.rules)
+    assert rules.target == 250 and rules.rummy_call is True
+
+
+def test_an_impossible_combination_is_refused_with_the_engines_reason(alice_client):
+    data = create_form_data(opt_rummy_last_discard_only="on")
+    data.pop("opt_rummy_call", None)
+    response = alice_client.post(reverse("table_create"), data)
+    with pytest.raises(engine.RulesError) as engine_says:
+        engine.make_rules("standard", rummy_last_discard_only=True)
+    assert response.status_code == 400
+    assert engine_says.value.reason in response.content.decode()
+    assert not Table.objects.exists()
+
+
+def test_seats_outside_the_presets_limits_are_refused_next_to_the_seat_field(alice_client):
+    response = alice_client.post(
+        reverse("table_create"),
+        create_form_data(preset="rummy-school", options_for="rummy-school", num_seats=6),
+    )
+    html = response.content.decode()
+    assert response.status_code == 400
+    errors = re.search(r'id="id_num_seats_errors"[^>]*>(.*?)</ul>', html, re.S)
+    assert errors and "2 to 4 players" in errors.group(1)
+    assert not Table.objects.exists()
+
+
+def test_only_private_tables_may_be_untimed(alice_client):
+    refused = alice_client.post(reverse("table_create"), create_form_data(turn_seconds="untimed"))
+    assert refused.status_code == 400
+    assert "Only private tables may be untimed." in refused.content.decode()
+    accepted = alice_client.post(
+        reverse("table_create"), create_form_data(turn_seconds="untimed", is_private="on")
+    )
+    assert accepted.status_code == 302
+    assert Table.objects.get().turn_seconds is None
+
+
+def test_a_changed_preset_without_the_page_script_shows_its_defaults_before_creating(
+    alice_client,
+):
+    """The house rules were shown for standard; jokers keeps the top discard by default."""
+    response = alice_client.post(
+        reverse("table_create"), create_form_data(preset="jokers", options_for="standard")
+    )
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert not Table.objects.exists()
+    assert re.search(r'<input type="checkbox" name="opt_top_discard_free"[^>]*checked', html)
+    assert 'name="options_for" value="jokers"' in html
+
+
+def test_someone_already_playing_elsewhere_cannot_create_a_table(alice_client, alice):
+    start_table(alice)
+    response = alice_client.post(reverse("table_create"), create_form_data())
+    assert response.status_code == 400
+    assert "already playing" in response.content.decode()
+    assert Table.objects.count() == 1
+
+
+# --- the waiting room ----------------------------------------------------------------------
+
+
+def test_the_waiting_room_offers_each_person_what_they_may_do(alice, bob, client):
+    table = waiting_table(alice)
+    url = reverse("table_detail", args=[table.pk])
+    host = client_for(alice).get(url).content.decode()
+    assert "Add bot" in host and "Start the game" in host and "disabled" in host
+    guest = client_for(bob).get(url).content.decode()
+    assert "Sit here" in guest and "Add bot" not in guest and "Start the game" not in guest
+    visitor = client.get(url).content.decode()
+    assert "Log in" in visitor and "Sit here" not in visitor
+
+
+def test_joining_changing_seat_and_leaving_ask_the_page_to_reload(alice, bob):
+    table = waiting_table(alice)
+    bob_client = client_for(bob)
+    joined = bob_client.post(reverse("seat_join", args=[table.pk]), {"index": 2}, **HTMX)
+    assert joined.status_code == 200 and joined["HX-Refresh"] == "true"
+    assert occupants(table) == [alice.pk, None, bob.pk]
+    moved = bob_client.post(reverse("seat_change", args=[table.pk]), {"index": 1}, **HTMX)
+    assert moved["HX-Refresh"] == "true"
+    assert occupants(table) == [alice.pk, bob.pk, None]
+    left = bob_client.post(reverse("seat_leave", args=[table.pk]), **HTMX)
+    assert left["HX-Refresh"] == "true"
+    assert occupants(table) == [alice.pk, None, None]
+
+
+def test_a_refused_join_shows_the_reason_and_changes_nothing(alice, bob):
+    table = waiting_table(alice, num_seats=2)
+    carol = make_player("carol", "Carol")
+    client_for(bob).post(reverse("seat_join", args=[table.pk]), {"index": 1})
+    version = Table.objects.get(pk=table.pk).version
+    refused = client_for(carol).post(reverse("seat_join", args=[table.pk]), {"index": 1}, **HTMX)
+    html = refused.content.decode()
+    assert refused.status_code == 400
+    assert 'id="room-error"' in html and 'hx-swap-oob="true"' in html
+    assert "That seat is taken." in html
+    assert Table.objects.get(pk=table.pk).version == version
+
+
+def test_without_htmx_a_refusal_is_a_message_on_the_table_page(alice, bob):
+    table = waiting_table(alice)
+    response = client_for(bob).post(reverse("seat_bot", args=[table.pk]), {"index": 1}, follow=True)
+    assert "Only the host can do that." in response.content.decode()
+    assert occupants(table) == [alice.pk, None, None]
+
+
+def test_the_host_adds_and_removes_bots_and_removes_a_player(alice, bob):
+    table = waiting_table(alice)
+    host = client_for(alice)
+    services.seat_join(table_id=table.pk, user=bob, index=1)
+    added = host.post(reverse("seat_bot", args=[table.pk]), {"index": 2, "level": "easy"}, **HTMX)
+    assert added.status_code == 204
+    assert occupants(table) == [alice.pk, bob.pk, "easy"]
+    host.post(reverse("seat_bot", args=[table.pk]), {"index": 2}, **HTMX)
+    assert occupants(table) == [alice.pk, bob.pk, None]
+    removed = host.post(reverse("seat_remove", args=[table.pk]), {"index": 1}, **HTMX)
+    assert removed.status_code == 204
+    assert occupants(table) == [alice.pk, None, None]
+
+
+def test_someone_else_cannot_act_as_host(alice, bob):
+    table = waiting_table(alice)
+    services.seat_join(table_id=table.pk, user=bob, index=1)
+    guest = client_for(bob)
+    for name, data in [
+        ("seat_bot", {"index": 2, "level": "easy"}),
+        ("seat_remove", {"index": 0}),
+        ("table_start", {}),
+    ]:
+        response = guest.post(reverse(name, args=[table.pk]), data, **HTMX)
+        assert response.status_code == 400
+        assert "Only the host can do that." in response.content.decode()
+    assert occupants(table) == [alice.pk, bob.pk, None]
+    assert Table.objects.get(pk=table.pk).status == Table.Status.WAITING
+
+
+def test_the_host_starts_a_full_table(alice):
+    table = waiting_table(alice, fill_with_bots=True)
+    response = client_for(alice).post(reverse("table_start", args=[table.pk]), **HTMX)
+    assert response.status_code == 204
+    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+
+
+def test_changing_a_table_needs_a_login_and_a_post(client, alice):
+    table = waiting_table(alice)
+    assert client.post(reverse("seat_join", args=[table.pk])).status_code == 302
+    assert client_for(alice).get(reverse("table_start", args=[table.pk])).status_code == 405
+
+
+# --- private tables and invite links -------------------------------------------------------
+
+
+def test_a_private_table_is_not_found_without_its_invite(alice, bob):
+    table = waiting_table(alice, is_private=True)
+    bob_client = client_for(bob)
+    assert bob_client.get(reverse("table_detail", args=[table.pk])).status_code == 404
+    refused = bob_client.post(reverse("seat_join", args=[table.pk]), {"index": 1})
+    assert refused.status_code == 404
+    assert occupants(table) == [alice.pk, None, None]
+
+
+def test_the_invite_link_lets_a_friend_see_and_join_a_private_table(alice, bob):
+    table = waiting_table(alice, is_private=True)
+    bob_client = client_for(bob)
+    followed = bob_client.get(reverse("table_invite", args=[table.invite_token]))
+    assert followed["Location"] == reverse("table_detail", args=[table.pk])
+    page = bob_client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert f"?invite={table.invite_token}" in page  # the spectator socket needs it
+    bob_client.post(reverse("seat_join", args=[table.pk]), {"index": 1})
+    assert occupants(table) == [alice.pk, bob.pk, None]
+
+
+def test_a_wrong_invite_token_is_not_found(client, db):
+    assert client.get(reverse("table_invite", args=["not-a-token"])).status_code == 404
+
+
+def test_seated_players_of_a_private_table_see_its_invite_link(alice):
+    table = waiting_table(alice, is_private=True)
+    html = client_for(alice).get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert reverse("table_invite", args=[table.invite_token]) in html
+
+
+# --- the live table ------------------------------------------------------------------------
+
+
+def test_a_player_sees_their_hand_with_spoken_names_and_the_legal_moves(alice):
+    table = start_table(alice, seats=3)
+    snap = selectors.load_snapshot(table.pk)
+    html = client_for(alice).get(reverse("table_detail", args=[table.pk])).content.decode()
+    for code in snap.state.hands[0]:
+        assert f'data-card="{code}"' in html
+        assert f'aria-label="{engine.card_name(code)}"' in html
+    assert 'hx-ext="ws"' in html and f'ws-connect="/ws/tables/{table.pk}/"' in html
+    assert f'data-version="{snap.version}"' in html
+    assert "data-legal=" in html
+    assert f"Stock: <strong>{len(snap.state.stock)}</strong>" in html
+
+
+def test_a_spectator_sees_no_hand_and_no_controls(client, alice):
+    table = start_table(alice, seats=3)
+    snap = selectors.load_snapshot(table.pk)
+    html = client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert 'class="hand-card' not in html
+    assert "data-card=" not in html
+    for code in snap.state.hands[0]:
+        assert f'aria-label="{engine.card_name(code)}"' not in html or code in snap.state.discard
+    assert "watching" in html
+
+
+def test_a_table_without_spectators_refuses_strangers_once_started(client, alice):
+    table = start_table(alice, seats=3)
+    Table.objects.filter(pk=table.pk).update(spectators_allowed=False)
+    assert client.get(reverse("table_detail", args=[table.pk])).status_code == 403
+
+
+def test_the_discard_pile_shows_every_card_and_what_taking_it_brings():
+    view = {"discard": ["7H", "8C", "KD"]}
+    pile = display.discard_pile(view, [{"type": "take_discard", "depth": 2}])
+    assert [c["depth"] for c in pile] == [2, 1, 0]
+    assert pile[0]["takeable"] and not pile[1]["takeable"]
+    assert pile[0]["take_text"] == "the 7♥ and the 2 above it: 8♣ and K♦"
+    assert pile[0]["take_name"].startswith("the seven of hearts and the 2 above it")
+
+
+def test_a_socket_that_lost_its_seat_is_shown_the_public_view(alice, bob):
+    """Bob's socket still says seat 1 after the host removed him and Carol sat down."""
+    carol = make_player("carol", "Carol")
+    table = waiting_table(alice, num_seats=3, fill_with_bots=False)
+    services.seat_join(table_id=table.pk, user=bob, index=1)
+    services.seat_remove_player(table_id=table.pk, by=alice, index=1)
+    services.seat_join(table_id=table.pk, user=carol, index=1)
+    services.seat_set_bot(table_id=table.pk, by=alice, index=2, level="easy")
+    services.table_start(table_id=table.pk, by=alice)
+    snap = selectors.load_snapshot(table.pk)
+    assert presenters.checked_seat(snap, 1, bob) is None
+    assert presenters.checked_seat(snap, 1, carol) == 1
+    html = presenters.state_html(snap, 1, bob)
+    for code in snap.state.hands[1]:
+        assert f'data-card="{code}"' not in html
+
+
+def test_the_table_page_shows_the_chat_with_muted_players_left_out(alice, bob):
+    table = start_table(alice, seats=3)
+    Seat.objects.filter(table=table, index=1).update(user=bob, bot_level="")
+    ChatMessage.objects.create(table=table, user=bob, text="<b>hello</b> all")
+    carol = make_player("carol", "Carol")
+    ChatMessage.objects.create(table=table, user=carol, text="spam spam")
+    ChatMute.objects.create(user=alice, muted=carol)
+    html = client_for(alice).get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert "&lt;b&gt;hello&lt;/b&gt; all" in html
+    assert "spam spam" not in html
+    assert 'id="chat-form"' in html
+
+
+def test_mute_and_report_through_the_chat_buttons(alice, bob):
+    table = start_table(alice, seats=3)
+    Seat.objects.filter(table=table, index=1).update(user=bob, bot_level="")
+    message = ChatMessage.objects.create(table=table, user=bob, text="rude words")
+    alice_client = client_for(alice)
+    muted = alice_client.post(reverse("chat_mute", args=[bob.pk]), **HTMX)
+    assert muted.status_code == 204 and "chatMuted" in muted["HX-Trigger"]
+    assert ChatMute.objects.filter(user=alice, muted=bob).exists()
+    reported = alice_client.post(
+        reverse("chat_report", args=[message.pk]), {"reason": "rude"}, **HTMX
+    )
+    assert reported.status_code == 200 and "Reported" in reported.content.decode()
+    assert ChatReport.objects.get().reason == "rude"
+    assert alice_client.post(reverse("chat_mute", args=[alice.pk])).status_code == 400
+
+
+# --- finished games ------------------------------------------------------------------------
+
+
+def test_a_game_page_does_not_exist_before_the_game_is_over(client, alice):
+    table = start_table(alice, seats=3)
+    game = Game.objects.get(table=table)
+    assert client.get(reverse("game_detail", args=[game.pk])).status_code == 404
+    assert client_for(alice).get(reverse("game_detail", args=[game.pk])).status_code == 404
+
+
+def test_a_finished_game_shows_standings_score_sheet_and_a_face_up_replay(client, alice):
+    table = start_table(alice, seats=3, target=50)
+    game = finish_game(table)
+    hands = list(game.hands.order_by("number"))
+    page = client.get(reverse("game_detail", args=[game.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "Final standings" in html and "winner" in html
+    assert html.count('<th scope="row">') == len(hands)
+    first = engine.state_from_json(hands[0].state)
+    assert html.count('class="replay-step"') == len(first.actions) + 1
+    start = engine.new_hand(
+        first.rules, first.num_seats, first.dealer, first.totals,
+        seed=first.seed, deck=first.deck, on_board=first.on_board,
+    )  # fmt: skip
+    replay_start = html[html.index('data-step="0"') : html.index('data-step="1"')]
+    for hand in start.hands:  # every hand of the deal is shown face up
+        for code in hand:
+            assert engine.card_name(code) in replay_start
+
+
+def test_the_table_page_offers_play_again_and_the_replay_once_the_game_is_over(alice):
+    table = start_table(alice, seats=3, target=50)
+    game = finish_game(table)
+    html = client_for(alice).get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert "Game over" in html and "Play again" in html
+    assert reverse("game_detail", args=[game.pk]) in html
+    again = client_for(alice).post(reverse("table_start", args=[table.pk]), **HTMX)
+    assert again.status_code == 204
+    assert Game.objects.filter(table=table).count() == 2
