@@ -322,7 +322,7 @@ def test_an_ace_may_start_a_run_below_the_two_or_end_it_above_the_king() -> None
 
 
 def test_a_group_needs_different_suits_even_with_two_packs() -> None:
-    """[001], [002], Ruling 2: the cards of a group must all be of different suits, also when two
+    """[001], [002], Ruling 2: no two cards of a group may share a suit, not even when two
     packs are in play."""
     hands = [["KH", "KH", "KS", "KD", "2C", "5D", "8H"], None, None, None, None]
     state = play(scripted("standard", hands, upcard="9D", stock=["4C"]), DrawStock(0))
@@ -422,7 +422,7 @@ def test_the_nine_of_hearts_example() -> None:
 
 
 def test_cards_laid_off_on_anothers_run_score_for_the_player_who_laid_them() -> None:
-    """[003]: after 9-8-7 of clubs is melded, another player may lay down the 10 of clubs, and
+    """[003]: after 9-8-7 of clubs is melded, a second player may add the 10 of clubs, and
     later any player the jack; each keeps the credit for the cards they laid. [000]: the player
     extending someone's meld receives the points for the cards added."""
     state = scripted(
@@ -500,9 +500,9 @@ def test_a_joker_laid_off_on_a_run_open_at_both_ends_must_say_which_card_it_is()
 
 
 def test_a_nine_with_two_jokers_must_say_whether_it_is_a_group_or_which_run() -> None:
-    """[001], [002]: 9 of diamonds and two jokers may be a group of nines, or the run 7-8-9,
-    8-9-10 or 9-10-J; the player must say which. Ruling 20: the player is asked only because the
-    meld can be read more than one way."""
+    """[001], [002]: 9 of diamonds and two jokers may be a group of nines, or the run 7 to 9,
+    8 to 10 or 9 to jack; the player has to say which. Ruling 20: the player is asked only
+    because the meld can be read more than one way."""
     state = scripted(
         "jokers",
         [
@@ -740,7 +740,7 @@ def test_a_low_ace_scores_one_when_a_joker_stands_for_the_two() -> None:
 
 
 def test_rummy_school_values_aces_one_or_eleven_and_jokers_as_the_card_they_replace() -> None:
-    """[004]: numbers score their face, pictures 10, the ace 1 or 11 depending on its place in
+    """[004]: numbers score their face, pictures 10, the ace 1 or 11 by where it sits in
     the run, a melded joker the value of the card it replaces; left in hand, an ace or a joker
     costs 15."""
     low = _melds_then_other_goes_out(
@@ -904,7 +904,7 @@ def test_optional_top_discard_rule_lets_a_lone_top_card_be_kept() -> None:
 
 @pytest.mark.parametrize("preset", ["jokers", "classic", "rummy-school"])
 def test_jokers_classic_and_rummy_school_let_a_lone_top_card_be_kept(preset: str) -> None:
-    """[001] ("always legal to draw ... the top card from the discard pile"), [003], [004]
+    """[001] (taking the pile's top card is always allowed), [003], [004]
     pickup rule 2: in these games the top discard may be taken alone and kept unused."""
     hands = [
         ["7H", "8H", "2C", "4S", "6D", "JC", "KD"],
@@ -978,7 +978,7 @@ def test_rummy_school_bottom_card_of_several_must_be_used_before_the_discard() -
 
 
 def test_deepest_card_new_meld_refuses_a_lay_off_as_the_use_of_the_taken_card() -> None:
-    """[002] variant: the deepest card taken must go into a new meld of three or more; laying it
+    """[002] variant: the deepest card taken must start a new run or group; laying it
     off on a meld already on the table does not count."""
     hands = [
         ["5H", "6H", "7H", "2C", "4S", "JC", "KD"],
@@ -1160,7 +1160,7 @@ def test_stock_refill_rule_reshuffles_the_pile_into_a_new_stock() -> None:
 
 
 def test_rummy_school_round_ends_when_the_stock_runs_out() -> None:
-    """[004], Ruling 9: the round ends when the stock pile runs out of cards (after the turn in
+    """[004], Ruling 9: the round is over once the stock is empty (after the turn in
     which the last card was drawn)."""
     hands = [
         ["7H", "8H", "2C", "4S", "6D", "JC", "KD"],
@@ -1320,7 +1320,7 @@ def test_when_two_players_pass_500_the_higher_total_wins() -> None:
 
 
 def test_a_tie_for_the_highest_total_means_another_hand() -> None:
-    """[001]: in the event of a tie, further hands are played until there is a single winner."""
+    """[001]: when the top totals are equal, more hands are dealt until one player leads alone."""
     outcome = game_outcome(make_rules("standard"), (520, 520, 100))
     assert not outcome.over and outcome.winners == ()
 
