@@ -1,0 +1,206 @@
+"""Scoring a hand card by card, and deciding the game.
+
+Why per-card lines: players dispute scores, and a bot or a tournament needs to explain a chip
+payment. Every melded card scores for the seat that laid it (``TableMeld.owners``), every card
+left in a hand counts against its holder, and each line says why it is worth what it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import JOKER, RANK_INDEX, card_label
+from .melds import TableMeld
+from .presets import CardValues
+from .rules import Rules
+from .state import HandState, Phase
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One card's contribution: positive when melded, negative when left in hand."""
+
+    card: str
+    points: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "points": self.points, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    """One seat's hand: melded points, points left in hand, and what counts for the game."""
+
+    seat: int
+    melded: int
+    in_hand: int
+    score: int
+    counted: int
+    """What is added to the total (differs from ``score`` only under thirty_point_rule)."""
+    total_before: int
+    total_after: int
+    on_board: bool
+    lines: tuple[ScoreLine, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "melded": self.melded,
+            "in_hand": self.in_hand,
+            "score": self.score,
+            "counted": self.counted,
+            "total_before": self.total_before,
+            "total_after": self.total_after,
+            "on_board": self.on_board,
+            "lines": [line.to_json() for line in self.lines],
+        }
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The scored hand. ``final`` is False when scored before the hand ended (a projection)."""
+
+    seats: tuple[SeatScore, ...]
+    final: bool
+    reason: str | None
+    went_out: int | None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(seat.score for seat in self.seats)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Game totals after this hand."""
+        return tuple(seat.total_after for seat in self.seats)
+
+    @property
+    def on_board(self) -> tuple[bool, ...]:
+        return tuple(seat.on_board for seat in self.seats)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "final": self.final,
+            "reason": self.reason,
+            "went_out": self.went_out,
+            "seats": [seat.to_json() for seat in self.seats],
+        }
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """Whether the game is over after these totals, and who won."""
+
+    over: bool
+    winners: tuple[int, ...]
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"over": self.over, "winners": list(self.winners), "reason": self.reason}
+
+
+def _natural_value(values: CardValues, code: str) -> int | None:
+    for special, melded, _in_hand in values.special:
+        if special == code:
+            return melded
+    return None
+
+
+def melded_line(values: CardValues, meld: TableMeld, index: int) -> ScoreLine:
+    """What the card at ``index`` of ``meld`` is worth to its owner, and why."""
+    card = meld.cards[index]
+    read = meld.reading[index]
+    if card == JOKER and values.joker_melded is not None:
+        return ScoreLine(card, values.joker_melded, f"joker as {card_label(read)}")
+    prefix = "joker as " if card == JOKER else ""
+    rank = read[0]
+    if rank == "A":
+        if meld.kind == "group":
+            points, where = values.ace_group, "ace in a group"
+        elif meld.lo + index == 1:
+            points, where = values.ace_low, "low ace in a run"
+        else:
+            points, where = values.ace_high, "high ace in a run"
+        return ScoreLine(card, points, f"{prefix}{where}".strip())
+    special = _natural_value(values, read) if card != JOKER else None
+    points = special if special is not None else values.pips[RANK_INDEX[rank]]
+    kind = "in a group" if meld.kind == "group" else "in a run"
+    return ScoreLine(card, points, f"{prefix}{card_label(read)} {kind}")
+
+
+def in_hand_line(values: CardValues, card: str) -> ScoreLine:
+    """What a card left in hand costs (a negative line)."""
+    if card == JOKER:
+        points = values.joker_in_hand
+    elif card[0] == "A":
+        points = values.ace_in_hand
+    else:
+        points = values.pips[RANK_INDEX[card[0]]]
+        for special, _melded, in_hand in values.special:
+            if special == card:
+                points = in_hand
+    return ScoreLine(card, -points, "left in hand")
+
+
+def hand_result(state: HandState) -> HandResult:
+    """Score the hand: per seat, melded minus in-hand, with the game totals after it.
+
+    Before the hand is over this is a projection ("if the hand ended now"), marked not final.
+    """
+    rules = state.rules
+    values = rules.values
+    melded_lines: list[list[ScoreLine]] = [[] for _ in range(state.num_seats)]
+    for meld in state.melds:
+        for index, owner in enumerate(meld.owners):
+            melded_lines[owner].append(melded_line(values, meld, index))
+    seats = []
+    for seat in range(state.num_seats):
+        lines = list(melded_lines[seat])
+        lines.extend(in_hand_line(values, card) for card in state.hands[seat])
+        melded = sum(line.points for line in lines if line.points > 0)
+        in_hand = -sum(line.points for line in lines if line.points < 0)
+        score = melded - in_hand
+        on_board = state.on_board[seat] or score >= 30
+        counted = score if (not rules.thirty_point_rule or on_board) else 0
+        total = state.totals[seat]
+        seats.append(
+            SeatScore(
+                seat,
+                melded,
+                in_hand,
+                score,
+                counted,
+                total,
+                total + counted,
+                on_board,
+                tuple(lines),
+            )
+        )
+    end = state.end
+    return HandResult(
+        tuple(seats),
+        state.phase is Phase.HAND_OVER,
+        end.reason if end else None,
+        end.seat if end and end.reason == "went_out" else None,
+    )
+
+
+def game_outcome(rules: Rules, totals: tuple[int, ...] | list[int]) -> GameOutcome:
+    """Over when a total reaches the target and one seat alone has the highest total.
+
+    A tie for the highest total at or above the target means another hand is played.
+    """
+    totals = tuple(totals)
+    if not totals:
+        return GameOutcome(False, (), "No scores yet.")
+    best = max(totals)
+    if best < rules.target:
+        return GameOutcome(False, (), f"Nobody has reached {rules.target} yet.")
+    leaders = tuple(seat for seat, total in enumerate(totals) if total == best)
+    if len(leaders) > 1:
+        return GameOutcome(
+            False, (), f"Seats {', '.join(map(str, leaders))} tie at {best}: another hand."
+        )
+    return GameOutcome(True, leaders, f"Seat {leaders[0]} wins with {best}.")
