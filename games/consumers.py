@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from games import broadcast, presenters, selectors, services
 from games.models import Table
@@ -28,6 +30,19 @@ RATE_PER_SECOND = 5.0
 RATE_BURST = 20.0
 CLOSE_NO_TABLE = 4404
 CLOSE_FORBIDDEN = 4403
+
+
+# Sockets wait on the database far more than they compute. Channels runs
+# database_sync_to_async on one thread by default, so every socket of a process would queue
+# behind each other's queries; these calls touch no thread-bound state, so they run on a
+# pool (each thread keeps its own connection).
+_DB_POOL = ThreadPoolExecutor(
+    max_workers=getattr(settings, "SOCKET_DB_THREADS", 16), thread_name_prefix="socket-db"
+)
+
+
+def db(fn: Any) -> Any:
+    return database_sync_to_async(fn, thread_sensitive=False, executor=_DB_POOL)
 
 
 class ProtocolError(Exception):
@@ -51,7 +66,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.tokens = RATE_BURST
         self.refilled_at = time.monotonic()
         self.seat = None
-        access = await database_sync_to_async(self._access)()
+        access = await db(self._access)()
         if access is None:
             await self.close(code=CLOSE_NO_TABLE)
             return
@@ -63,9 +78,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
         await self.accept()
         if self.seat is not None:
-            await database_sync_to_async(services.seat_presence)(
-                table_id=self.table_id, seat=self.seat, delta=1
-            )
+            await db(services.seat_presence)(table_id=self.table_id, seat=self.seat, delta=1)
         await self._push_state()
 
     def _access(self) -> tuple[bool, int | None] | None:
@@ -92,9 +105,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             broadcast.table_group(self.table_id), self.channel_name
         )
         if self.seat is not None:
-            await database_sync_to_async(services.seat_presence)(
-                table_id=self.table_id, seat=self.seat, delta=-1
-            )
+            await db(services.seat_presence)(table_id=self.table_id, seat=self.seat, delta=-1)
 
     # --- from the client -----------------------------------------------------------------
 
@@ -149,7 +160,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         action = frame.get("action")
         if not isinstance(action, dict):
             raise ProtocolError("malformed", "A move needs an action object.")
-        outcome = await database_sync_to_async(services.move_submit)(
+        outcome = await db(services.move_submit)(
             table_id=self.table_id,
             seat=self.seat,
             action=action,
@@ -166,15 +177,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         text = frame.get("text")
         if not isinstance(text, str):
             raise ProtocolError("malformed", "A chat message needs text.")
-        await database_sync_to_async(services.chat_post)(
-            table_id=self.table_id, user=self.user, text=text
-        )
+        await db(services.chat_post)(table_id=self.table_id, user=self.user, text=text)
 
     # --- from the group --------------------------------------------------------------------
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        if int(event["version"]) > self.last_version:
-            await self._push_state()
+        version = int(event["version"])
+        if version > self.last_version:
+            await self._push_state(version=version)
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         if self.json_mode:
@@ -183,7 +193,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=presenters.presence_html(event["presence"]))
 
     async def table_chat(self, event: dict[str, Any]) -> None:
-        payload = await database_sync_to_async(presenters.chat_payload)(
+        payload = await db(presenters.chat_payload)(
             event["message"], self.user, json_mode=self.json_mode
         )
         if payload is None:
@@ -195,15 +205,16 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # --- to the client ---------------------------------------------------------------------
 
-    async def _push_state(self, *, force: bool = False) -> None:
-        payload, version = await database_sync_to_async(self._render)()
+    async def _push_state(self, *, force: bool = False, version: int | None = None) -> None:
+        """Send this socket's view; ``version`` (from a group message) may come from cache."""
+        payload, version = await db(self._render)(version)
         if version <= self.last_version and not force:
             return
         self.last_version = max(self.last_version, version)
         await self.send(text_data=payload)
 
-    def _render(self) -> tuple[str, int]:
-        snap = selectors.load_snapshot(self.table_id)
+    def _render(self, version: int | None = None) -> tuple[str, int]:
+        snap = selectors.load_snapshot(self.table_id, version)
         if self.json_mode:
             return json.dumps(presenters.state_payload(snap, self.seat)), snap.version
         return presenters.state_html(snap, self.seat, self.user), snap.version
@@ -262,7 +273,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self._push()
 
     async def _push(self) -> None:
-        payload = await database_sync_to_async(self._render)()
+        payload = await db(self._render)()
         await self.send(text_data=payload)
 
     def _render(self) -> str:

