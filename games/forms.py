@@ -186,10 +186,10 @@ def _option_field(info: engine.OptionInfo, preset: str) -> forms.Field:
             widget=forms.CheckboxInput(attrs=attrs),
         )
     low, high = info.allowed
-    label = "Target score" if info.name == "target" else info.name.replace("_", " ").capitalize()
+    target = info.name == "target"
     return forms.IntegerField(
-        label=label,
-        help_text=info.description,
+        label="Target score" if target else info.description,
+        help_text=info.description if target else "",
         min_value=low,
         max_value=high,
         initial=default,

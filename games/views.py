@@ -134,6 +134,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     if not watching_allowed and table.status != Table.Status.WAITING:
         return render(request, "games/table_closed.html", {"table": table}, status=403)
     context = presenters.table_context(snap, seat, request.user)
+    _fresh_presence(table, context["players"])
     context.update(
         socket_url=_socket_url(table, seat) if watching_allowed else None,
         invite_url=request.build_absolute_uri(
@@ -145,6 +146,14 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         finished_game=_last_finished_game(table),
     )
     return render(request, "games/table.html", context)
+
+
+def _fresh_presence(table: Table, players: list[dict[str, Any]]) -> None:
+    """Connections now: the snapshot is cached per version and presence does not bump it."""
+    live = dict(Seat.objects.filter(table=table).values_list("index", "connections"))
+    for player in players:
+        index = player["index"]
+        player["presence_info"] = {"seat": index, "connected": live.get(index, 0) > 0}
 
 
 def _socket_url(table: Table, seat: int | None) -> str:

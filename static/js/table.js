@@ -38,7 +38,8 @@
   };
 
   let socket = null;
-  let selected = []; // card codes, a multiset: two packs may hold the same card twice
+  let carried = null; // the selection across a push that replaces the hand (codes, a multiset)
+  let moved = false; // our move was acknowledged: the next hand we get starts unselected
   let sortMode = store.get("rummy.sort", "suit");
   let soundOn = store.get("rummy.sound", "off") === "on";
   let wasMyTurn = false;
@@ -117,35 +118,41 @@
     return Array.from(document.querySelectorAll("#my-hand .hand-card"));
   }
 
-  function toggle(button) {
-    const card = button.dataset.card;
-    if (button.getAttribute("aria-pressed") === "true") {
-      button.setAttribute("aria-pressed", "false");
-      const at = selected.indexOf(card);
-      if (at >= 0) {
-        selected.splice(at, 1);
-      }
-    } else {
-      button.setAttribute("aria-pressed", "true");
-      selected.push(card);
-    }
+  // The pressed buttons are the selection; a push that replaces the hand re-presses what
+  // is still in it.
+  function selectedCards() {
+    return handButtons()
+      .filter((button) => button.getAttribute("aria-pressed") === "true")
+      .map((button) => button.dataset.card);
   }
 
-  // After each push the hand is new markup: select again what is still in it.
+  function toggle(button) {
+    const pressed = button.getAttribute("aria-pressed") === "true";
+    button.setAttribute("aria-pressed", String(!pressed));
+  }
+
   function reapplySelection() {
+    if (carried === null) {
+      return;
+    }
     const buttons = handButtons();
-    const kept = [];
-    for (const card of selected) {
+    for (const card of carried) {
       const free = buttons.find(
         (b) => b.dataset.card === card && b.getAttribute("aria-pressed") !== "true",
       );
       if (free) {
         free.setAttribute("aria-pressed", "true");
-        kept.push(card);
       }
     }
-    selected = kept;
+    carried = null;
   }
+
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    if (event.detail.target && event.detail.target.id === "my-hand") {
+      carried = moved ? [] : selectedCards();
+      moved = false;
+    }
+  });
 
   function applySort() {
     const holder = document.querySelector("#my-hand .hand-cards");
@@ -163,6 +170,7 @@
   // --- commands ----------------------------------------------------------------------------
 
   function meld() {
+    const selected = selectedCards();
     if (selected.length === 0) {
       showError("Select the cards you want to meld first.");
       return;
@@ -172,6 +180,7 @@
   }
 
   function discard() {
+    const selected = selectedCards();
     if (selected.length !== 1) {
       showError("Select exactly one card to discard.");
       return;
@@ -180,6 +189,7 @@
   }
 
   function layOff(meldId) {
+    const selected = selectedCards();
     if (selected.length !== 1) {
       showError("Select exactly one card to lay off.");
       return;
@@ -369,6 +379,11 @@
     if (typeof message === "string" && message.startsWith("{")) {
       // JSON frames (ack, pong) carry nothing to swap.
       event.preventDefault();
+      try {
+        moved = moved || JSON.parse(message).type === "ack";
+      } catch (_error) {
+        // not ours to read
+      }
     }
   });
   root.addEventListener("htmx:wsAfterMessage", refresh);
