@@ -27,6 +27,14 @@ MAX_RUN = 13
 MAX_GROUP = 4
 
 
+POSITION_BITS = {
+    rank + suit: (1 << RANK_INDEX[rank]) | ((1 << 14) if rank == "A" else 0)
+    for rank in RANKS
+    for suit in "CDHS"
+}
+"""Bit mask of a natural card's run positions (an ace has two: 1 and 14)."""
+
+
 def code_at(suit: str, position: int) -> str:
     """The natural card at ``position`` (1..14) of ``suit``."""
     return POS_RANK[position] + suit
@@ -103,40 +111,37 @@ def enumerate_melds(hand: Sequence[str], wild_jokers: bool, distinct: bool) -> l
     jokers last. A joker may stand for a card the hand also holds (a distinct meld).
     """
     jokers = 0
-    by_rank: dict[str, list[str]] = {}
-    by_suit: dict[str, set[int]] = {}
+    by_rank: dict[str, str] = {}
+    by_suit: dict[str, int] = {}
     for code in hand:
         if code == JOKER:
             jokers += 1
             continue
         rank = code[0]
         suit = code[1]
-        suits = by_rank.get(rank)
-        if suits is None:
-            by_rank[rank] = [suit]
-        else:
-            suits.append(suit)
-        positions = by_suit.get(suit)
-        if positions is None:
-            positions = by_suit[suit] = set()
-        positions.add(RANK_INDEX[rank])
-        if rank == "A":
-            positions.add(14)
+        by_rank[rank] = by_rank.get(rank, "") + suit
+        by_suit[suit] = by_suit.get(suit, 0) | POSITION_BITS[code]
     if not wild_jokers:
         jokers = 0
     found: list[MeldShape] = []
-    for rank in sorted(by_rank, key=RANK_INDEX.__getitem__):
-        suits = by_rank[rank]
-        if len(suits) + jokers >= 3:
-            _groups(rank, suits, jokers, distinct, found)
-    for suit in sorted(by_suit, key=SUIT_INDEX.__getitem__):
-        positions = by_suit[suit]
-        if len(positions) + jokers >= 3:
-            if jokers:
-                _runs_with_jokers(suit, positions, jokers, found)
-            else:
-                _natural_runs(suit, positions, found)
+    need = 3 - jokers
+    ranks = [rank for rank, suits in by_rank.items() if len(suits) >= need]
+    if len(ranks) > 1:
+        ranks.sort(key=RANK_INDEX.__getitem__)
+    for rank in ranks:
+        _groups(rank, list(by_rank[rank]), jokers, distinct, found)
+    for suit in "CDHS":
+        bits = by_suit.get(suit, 0)
+        if jokers:
+            if bits and bits.bit_count() + jokers >= 3:
+                _runs_with_jokers(suit, _positions(bits), jokers, found)
+        elif bits & (bits >> 1) & (bits >> 2):
+            _natural_runs(suit, _positions(bits), found)
     return found
+
+
+def _positions(bits: int) -> set[int]:
+    return {position for position in range(1, 15) if bits >> position & 1}
 
 
 def _groups(rank: str, suits: list[str], jokers: int, distinct: bool, out: list[MeldShape]) -> None:

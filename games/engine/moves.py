@@ -39,6 +39,7 @@ from .cards import JOKER, RANK_INDEX, SUIT_INDEX, card_label, is_card, is_readin
 from .errors import IllegalAction
 from .events import Event
 from .melds import (
+    POSITION_BITS,
     LayOffSpot,
     MeldShape,
     TableMeld,
@@ -245,6 +246,11 @@ def _windows(code: str) -> tuple[int, ...]:
 
 
 _RUN_WINDOWS = {rank + suit: _windows(rank + suit) for rank in RANK_INDEX for suit in SUIT_INDEX}
+_CARD_INFO = {
+    code: (code[0], code[1], _SUIT_BIT[code[1]], POSITION_BITS[code], windows)
+    for code, windows in _RUN_WINDOWS.items()
+}
+"""Per natural card: rank, suit, suit bit, run-position bits, run windows through it."""
 
 
 class _Holding:
@@ -307,26 +313,54 @@ def take_depths(state: HandState, seat: int) -> list[int]:
             if (depth == 0 and free_top) or _this_turn_take_ok(state, seat, depth)
         ]
     wild = rules.wild_jokers
-    new_meld_only = rules.deepest_card_new_meld
+    distinct = rules.group_suits_distinct
     must_discard = rules.must_discard_to_go_out
-    accepts = {} if new_meld_only else state.accepts()
-    holding = _Holding(hand, wild, rules.group_suits_distinct)
+    accepts = {} if rules.deepest_card_new_meld else state.accepts()
+    info = _CARD_INFO
+    by_rank: dict[str, int] = {}
+    by_suit: dict[str, int] = {}
+    jokers = 0
+    for card in hand:
+        if card == JOKER:
+            jokers += 1
+            continue
+        rank, suit, suit_bit, position_bits, _windows = info[card]
+        by_rank[rank] = (by_rank.get(rank, 0) | suit_bit) if distinct else by_rank.get(rank, 0) + 1
+        by_suit[suit] = by_suit.get(suit, 0) | position_bits
+    if not wild:
+        jokers = 0
     depths = []
     size = len(hand)
-    above: list[str] = []
-    for depth in range(len(pile)):
-        card = pile[-1 - depth]
+    for depth, card in enumerate(reversed(pile)):
         size += 1
         if (depth == 0 and free_top) or card in accepts:
             depths.append(depth)
-        elif size > 3 or not must_discard:
-            if card == JOKER:
-                if wild and meld_exists_with(card, (*hand, *above), True, holding.distinct):
+        elif card == JOKER:
+            if (size > 3 or not must_discard) and wild:
+                above = pile[len(pile) - depth :]
+                if meld_exists_with(card, (*hand, *above), True, distinct):
                     depths.append(depth)
-            elif holding.melds_with(card):
+        elif size > 3 or not must_discard:
+            rank, suit, suit_bit, position_bits, windows = info[card]
+            if distinct:
+                others = (by_rank.get(rank, 0) & ~suit_bit).bit_count()
+            else:
+                others = by_rank.get(rank, 0)
+            if others + jokers >= 2:
                 depths.append(depth)
-        holding.add(card)
-        above.append(card)
+            else:
+                present = by_suit.get(suit, 0)
+                for window in windows:
+                    if (window & ~present).bit_count() <= jokers:
+                        depths.append(depth)
+                        break
+        if card == JOKER:
+            if wild:
+                jokers += 1
+            continue
+        rank, suit, suit_bit, position_bits, _windows = info[card]
+        by_rank[rank] = (by_rank.get(rank, 0) | suit_bit) if distinct else by_rank.get(rank, 0) + 1
+        by_suit[suit] = by_suit.get(suit, 0) | position_bits
     return depths
 
 
