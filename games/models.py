@@ -54,10 +54,16 @@ class Table(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     abort_reason = models.CharField(max_length=200, blank=True)
+    # What the table waits for when no person has to act, and until when. Set by every write
+    # that changes the game (games.clock); Celery tasks are armed for it and the sweeper
+    # handles whatever is overdue, so a lost task never stalls a table.
+    due_kind = models.CharField(max_length=12, blank=True, help_text="bot, clock or next_hand")
+    due_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
             models.Index(fields=["status", "is_private", "-created_at"], name="table_lobby_idx"),
+            models.Index(fields=["status", "due_at"], name="table_due_idx"),
         ]
 
     def __str__(self) -> str:
@@ -91,7 +97,8 @@ class Seat(models.Model):
         help_text="A bot plays for the seated person (timeouts, disconnect, or they left).",
     )
     left = models.BooleanField(default=False, help_text="The person left a running game.")
-    timeouts = models.PositiveSmallIntegerField(default=0)
+    timeouts = models.PositiveSmallIntegerField(default=0, help_text="Consecutive turn timeouts.")
+    disconnected_at = models.DateTimeField(null=True, blank=True)
     connections = models.PositiveSmallIntegerField(
         default=0, help_text="Open sockets of the seated person (presence, not game state)."
     )
@@ -168,7 +175,6 @@ class Hand(models.Model):
     state = models.JSONField(help_text="The engine's state_to_json(); holds the secret seed.")
     moves_count = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
-    turn_deadline = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -176,7 +182,6 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="hand_unique_number")
         ]
-        indexes = [models.Index(fields=["status", "turn_deadline"], name="hand_deadline_idx")]
 
     def __str__(self) -> str:
         return f"Hand {self.number} of game {self.game_id}"

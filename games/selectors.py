@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 from threading import Lock
 from typing import Any
 
@@ -26,6 +27,7 @@ class SeatInfo:
     autoplay: bool
     left: bool
     connected: bool
+    timeouts: int = 0
 
     @property
     def is_bot(self) -> bool:
@@ -82,6 +84,7 @@ def _seat_info(seat: Seat) -> SeatInfo:
         autoplay=seat.autoplay,
         left=seat.left,
         connected=seat.connections > 0,
+        timeouts=seat.timeouts,
     )
 
 
@@ -101,7 +104,7 @@ def load_snapshot(table_id: int, version: int | None = None) -> TableSnapshot:
         cached = _cached(table_id, table.version)
         if cached is not None:
             return cached
-        snapshot = _read(table)
+        snapshot = read_snapshot(table)
         now = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
         if now == table.version:
             _store(snapshot)
@@ -109,7 +112,8 @@ def load_snapshot(table_id: int, version: int | None = None) -> TableSnapshot:
     return snapshot  # the table is changing fast; this one is used once and not cached
 
 
-def _read(table: Table) -> TableSnapshot:
+def read_snapshot(table: Table) -> TableSnapshot:
+    """The table's rows as they are now, uncached (inside a write, after its changes)."""
     seats = tuple(_seat_info(s) for s in Seat.objects.filter(table=table).select_related("user"))
     game = Game.objects.filter(table=table).order_by("-number").first()
     hand = None
@@ -156,6 +160,7 @@ def clear_cache() -> None:
 class PendingWork:
     bot_seats: tuple[int, ...]
     next_hand_due: bool
+    clock_at: datetime | None = None
 
 
 def pending_work(table_id: int, version: int) -> PendingWork | None:
@@ -176,7 +181,9 @@ def work_for(snap: TableSnapshot) -> PendingWork | None:
         return PendingWork(bot_seats=(), next_hand_due=True)
     seats = snap.seats
     bots = tuple(i for i in snap.state.to_act if 0 <= i < len(seats) and seats[i].bot_plays)
-    return PendingWork(bot_seats=bots, next_hand_due=False)
+    table = snap.table
+    clock_at = table.due_at if table.due_kind == "clock" else None
+    return PendingWork(bot_seats=bots, next_hand_due=False, clock_at=clock_at)
 
 
 def public_tables(limit: int = 100) -> list[Table]:

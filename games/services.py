@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 from copy import copy
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -21,7 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine
+from games import clock, engine
 from games.models import Game, Hand, Move, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,9 @@ def _after_commit(fn: Callable[[], None]) -> None:
     transaction.on_commit(fn)
 
 
-def _announce(table_id: int, version: int, *, lobby: bool = False, work: Any = None) -> None:
+def _announce(
+    table_id: int, version: int, *, lobby: bool = False, work: Any = None, arm_clock: bool = True
+) -> None:
     """After commit: tell the table's sockets, the lobby if asked, and arm bots or the next hand.
 
     ``work`` (a selectors.PendingWork) spares a read when the caller already knows it.
@@ -69,7 +72,7 @@ def _announce(table_id: int, version: int, *, lobby: bool = False, work: Any = N
         broadcast.table_changed(table_id, version)
         if lobby:
             broadcast.lobby_changed()
-        tasks.schedule_table_work(table_id, version, work=work)
+        tasks.schedule_table_work(table_id, version, work=work, arm_clock=arm_clock)
 
     _after_commit(send)
 
@@ -79,6 +82,14 @@ def _bump(table: Table) -> int:
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     table.version += 1
     return table.version
+
+
+def _refresh_due(table: Table) -> None:
+    """Store what the table waits for next, after a write other than a move changed it."""
+    from games import selectors
+
+    table.due_kind, table.due_at = clock.due_after(selectors.read_snapshot(table))
+    Table.objects.filter(pk=table.pk).update(due_kind=table.due_kind, due_at=table.due_at)
 
 
 def _locked_table(table_id: int) -> Table:
@@ -260,6 +271,10 @@ def seat_leave(*, table_id: int, user: User) -> None:
             seat.left = True
             seat.autoplay = True
             seat.save(update_fields=["left", "autoplay"])
+            version = _bump(table)
+            _refresh_due(table)
+            _announce(table.pk, version, lobby=True)
+            return
         else:
             raise TableError("finished", "This table has finished.")
         _announce(table.pk, _bump(table), lobby=True)
@@ -347,6 +362,7 @@ def _start_game(table: Table, seats: list[Seat]) -> Game:
     table.finished_at = None
     table.save(update_fields=["status", "started_at", "finished_at"])
     _deal(table, game, rules, dealer)
+    _refresh_due(table)
     return game
 
 
@@ -386,6 +402,7 @@ def hand_next(*, table_id: int, expected_version: int | None = None) -> Hand | N
         game = hand.game
         rules = engine.Rules.from_json(game.rules)
         new = _deal(table, game, rules, engine.next_dealer(rules, hand.dealer, table.num_seats))
+        _refresh_due(table)
         _announce(table.pk, table.version)
     return new
 
@@ -452,10 +469,27 @@ def move_submit(
     table, hand, game = copy(snap.table), copy(hand), copy(snap.game)
     table.version, hand.moves_count = version, seq
     hand.state = engine.state_to_json(new_state)
+    hand_over = new_state.phase == engine.Phase.HAND_OVER
+    game_over = _score_hand(table, hand, game, new_state) if hand_over else False
+    after = selectors.TableSnapshot(
+        table=table,
+        seats=_seats_after_move(snap.seats, seat, actor),
+        game=game,
+        hand=hand,
+        state=new_state,
+        past_hands=snap.past_hands + ((hand,) if hand_over else ()),
+    )
+    table.due_kind, table.due_at = clock.due_after(after, before=snap)
     with transaction.atomic():
         won = Table.objects.filter(
             pk=table_id, version=snap.version, status=Table.Status.PLAYING
-        ).update(version=version)
+        ).update(
+            version=version,
+            due_kind=table.due_kind,
+            due_at=table.due_at,
+            status=table.status,
+            finished_at=table.finished_at,
+        )
         if won != 1:
             raise _lost_race(table_id, hand.pk, seat, client_id)
         Move.objects.create(
@@ -467,23 +501,21 @@ def move_submit(
             action=engine.action_to_json(parsed),
             table_version=version,
         )
-        fields = ["state", "moves_count"]
-        hand_over = new_state.phase == engine.Phase.HAND_OVER
-        game_over = False
         if hand_over:
-            game_over = _finish_hand(table, hand, game, new_state)
-            fields += ["status", "result", "finished_at"]
-        hand.save(update_fields=fields)
-        after = selectors.TableSnapshot(
-            table=table,
-            seats=snap.seats,
-            game=game,
-            hand=hand,
-            state=new_state,
-            past_hands=snap.past_hands + ((hand,) if hand_over else ()),
-        )
+            hand.save(update_fields=["state", "moves_count", "status", "result", "finished_at"])
+            game.save(update_fields=["totals", "on_board", "status", "winners", "finished_at"])
+        else:
+            hand.save(update_fields=["state", "moves_count"])
+        if actor == Move.Actor.HUMAN and snap.seats[seat].timeouts:
+            Seat.objects.filter(table_id=table_id, index=seat).update(timeouts=0)
         _after_commit(lambda: selectors.remember(after))
-        _announce(table_id, version, lobby=game_over, work=selectors.work_for(after))
+        _announce(
+            table_id,
+            version,
+            lobby=game_over,
+            work=selectors.work_for(after),
+            arm_clock=actor != Move.Actor.CLOCK,
+        )
     return MoveOutcome(
         version=version,
         seq=seq,
@@ -515,25 +547,33 @@ def _lost_race(table_id: int, hand_id: int, seat: int, client_id: str) -> TableE
     return TableError("stale", "Someone else moved first.", version=version)
 
 
-def _finish_hand(table: Table, hand: Hand, game: Game, state: Any) -> bool:
-    """Score the hand into the game; close the game if it is decided. Returns game over."""
+def _score_hand(table: Table, hand: Hand, game: Game, state: Any) -> bool:
+    """Score the finished hand into (copies of) the hand, game and table; True if game over."""
     result = engine.hand_result(state)
+    now = timezone.now()
     hand.status = Hand.Status.OVER
     hand.result = result.to_json()
-    hand.finished_at = timezone.now()
+    hand.finished_at = now
     game.totals = list(result.totals)
     game.on_board = list(result.on_board)
-    rules = engine.Rules.from_json(game.rules)
-    outcome = engine.game_outcome(rules, game.totals)
-    if outcome.over:
-        game.status = Game.Status.FINISHED
-        game.winners = list(outcome.winners)
-        game.finished_at = timezone.now()
-        table.status = Table.Status.FINISHED
-        table.finished_at = game.finished_at
-        table.save(update_fields=["status", "finished_at"])
-    game.save(update_fields=["totals", "on_board", "status", "winners", "finished_at"])
-    return bool(outcome.over)
+    outcome = engine.game_outcome(engine.Rules.from_json(game.rules), game.totals)
+    if not outcome.over:
+        return False
+    game.status = Game.Status.FINISHED
+    game.winners = list(outcome.winners)
+    game.finished_at = now
+    table.status = Table.Status.FINISHED
+    table.finished_at = now
+    return True
+
+
+def _seats_after_move(seats: tuple[Any, ...], seat: int, actor: str) -> tuple[Any, ...]:
+    """A person's own move ends their run of timeouts."""
+    from dataclasses import replace
+
+    if actor != Move.Actor.HUMAN or not 0 <= seat < len(seats) or not seats[seat].timeouts:
+        return seats
+    return tuple(replace(s, timeouts=0) if s.index == seat else s for s in seats)
 
 
 def table_abort(*, table_id: int, reason: str) -> None:
@@ -551,7 +591,8 @@ def table_abort(*, table_id: int, reason: str) -> None:
         table.status = Table.Status.ABORTED
         table.abort_reason = reason[:200] or "Stopped by staff."
         table.finished_at = timezone.now()
-        table.save(update_fields=["status", "abort_reason", "finished_at"])
+        table.due_kind, table.due_at = "", None
+        table.save(update_fields=["status", "abort_reason", "finished_at", "due_kind", "due_at"])
         _announce(table.pk, _bump(table), lobby=True)
 
 
@@ -563,8 +604,15 @@ def hand_pause_seconds() -> float:
 
 
 def seat_presence(*, table_id: int, seat: int, delta: int) -> None:
-    """Count a seated person's open sockets; tell the table when they come or go."""
+    """Count a seated person's open sockets; tell the table when they come or go.
+
+    Presence is not game state, so the version does not move. When the last socket of a
+    player in a running game closes, a grace period starts; if they are not back by then a
+    bot plays for them (games.tasks.disconnect_check, and the sweeper as a backstop).
+    """
     from django.db.models import Case, Value, When
+
+    from games import broadcast, tasks
 
     with transaction.atomic():
         Seat.objects.filter(table_id=table_id, index=seat).update(
@@ -573,15 +621,137 @@ def seat_presence(*, table_id: int, seat: int, delta: int) -> None:
                 default=F("connections") + delta,
             )
         )
-        connections = (
+        row = (
             Seat.objects.filter(table_id=table_id, index=seat)
-            .values_list("connections", flat=True)
+            .values_list("connections", "table__status")
             .first()
         )
-    from games import broadcast
-
+        if row is None:
+            return
+        connections, status = row
+        gone = connections == 0 and status == Table.Status.PLAYING
+        Seat.objects.filter(table_id=table_id, index=seat).update(
+            disconnected_at=timezone.now() if gone else None
+        )
     presence = {"seat": seat, "connected": bool(connections)}
-    _after_commit(lambda: broadcast.table_presence(table_id, presence))
+    broadcast.table_presence(table_id, presence)
+    if gone:
+        tasks.disconnect_check.apply_async((table_id, seat), countdown=clock.disconnect_grace_s())
+
+
+def seat_disconnect_expired(*, table_id: int, seat: int, now: Any = None) -> bool:
+    """The grace period after a player's last socket closed is over: a bot takes the seat."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=clock.disconnect_grace_s())
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.PLAYING:
+            return False
+        taken = Seat.objects.filter(
+            table=table,
+            index=seat,
+            user__isnull=False,
+            connections=0,
+            autoplay=False,
+            disconnected_at__lte=cutoff,
+        ).update(autoplay=True)
+        if not taken:
+            return False
+        version = _bump(table)
+        _refresh_due(table)
+        _announce(table.pk, version)
+    return True
+
+
+def seat_back(*, table_id: int, user: User) -> None:
+    """ "I'm back": a player takes their seat back from the bot that covered for them."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _own_seat(_seats(table), user)
+        if table.status != Table.Status.PLAYING:
+            raise TableError("not_playing", "No game is being played at this table.")
+        if seat.left:
+            raise TableError("left", "You left this game; a bot finishes it for you.")
+        if not seat.autoplay:
+            raise TableError("not_autoplay", "You are already playing your seat.")
+        seat.autoplay = False
+        seat.timeouts = 0
+        seat.save(update_fields=["autoplay", "timeouts"])
+        version = _bump(table)
+        _refresh_due(table)
+        _announce(table.pk, version)
+
+
+def clock_expired(*, table_id: int, version: int, now: Any = None) -> bool:
+    """Play the default for a turn (or close a claim window) whose time ran out.
+
+    Does nothing unless the table is still at ``version`` and its clock is due, so a late,
+    repeated or superseded task is harmless. A move made just before the deadline wins: it
+    moved the version, and this sees that.
+    """
+    from games import selectors
+    from games.timeouts import timeout_action
+
+    now = now or timezone.now()
+    snap = selectors.load_snapshot(table_id)
+    table = snap.table
+    if snap.version != version or table.due_kind != clock.CLOCK or table.due_at is None:
+        return False
+    if table.due_at > now or snap.state is None:
+        return False
+    state = snap.state
+    if state.phase == engine.Phase.CLAIM:
+        _clock_move(table_id, -1, {"type": "close_claims"}, version)
+        return True
+    seat = state.to_act[0]
+    for _ in range(100):  # a turn is a handful of moves; the bound only guards a bug
+        snap = selectors.load_snapshot(table_id)
+        state = snap.state
+        if (
+            snap.hand is None
+            or snap.hand.status != Hand.Status.PLAYING
+            or state.phase == engine.Phase.CLAIM
+            or state.current != seat
+            or seat not in state.to_act
+        ):
+            break
+        action = timeout_action(engine.view(state, seat), engine.legal_actions(state, seat))
+        if not _clock_move(table_id, seat, engine.action_to_json(action), snap.version):
+            break
+    _count_timeout(table_id, seat)
+    return True
+
+
+def _clock_move(table_id: int, seat: int, action: dict[str, Any], version: int) -> bool:
+    try:
+        move_submit(
+            table_id=table_id,
+            seat=seat,
+            action=action,
+            expected_version=version,
+            actor=Move.Actor.CLOCK,
+        )
+    except TableError as exc:
+        log.info("clock move refused", extra={"table": table_id, "code": exc.code})
+        return False
+    return True
+
+
+def _count_timeout(table_id: int, seat: int) -> None:
+    """A second timeout in a row hands the seat to a bot until the player says they are back."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        Seat.objects.filter(table=table, index=seat).update(timeouts=F("timeouts") + 1)
+        handed = Seat.objects.filter(
+            table=table,
+            index=seat,
+            timeouts__gte=clock.TIMEOUTS_BEFORE_AUTOPLAY,
+            autoplay=False,
+            user__isnull=False,
+        ).update(autoplay=True)
+        if handed and table.status == Table.Status.PLAYING:
+            version = _bump(table)
+            _refresh_due(table)
+            _announce(table.pk, version)
 
 
 CHAT_MIN_INTERVAL_S = 1.0
@@ -645,3 +815,16 @@ def chat_report(*, message_id: int, reporter: User, reason: str = "") -> None:
     ChatReport.objects.get_or_create(
         message=message, reporter=reporter, defaults={"reason": reason[:200]}
     )
+
+
+def table_expire(*, table_id: int) -> bool:
+    """A table that never started is closed after a while, so the lobby stays fresh."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.WAITING:
+            return False
+        table.status = Table.Status.EXPIRED
+        table.finished_at = timezone.now()
+        table.save(update_fields=["status", "finished_at"])
+        _announce(table.pk, _bump(table), lobby=True)
+    return True

@@ -32,8 +32,14 @@ def hand_pause_seconds() -> float:
     return float(getattr(settings, "HAND_PAUSE_SECONDS", 6.0))
 
 
-def schedule_table_work(table_id: int, version: int, *, work: object = None) -> None:
-    """After a commit: arm whatever must happen next at this table without a person."""
+def schedule_table_work(
+    table_id: int, version: int, *, work: object = None, arm_clock: bool = True
+) -> None:
+    """After a commit: arm whatever must happen next at this table without a person.
+
+    ``arm_clock`` is False for the clock's own moves: the timeout that makes them goes on
+    with the turn itself, and the sweeper covers it if its worker dies.
+    """
     from games import selectors
 
     if work is None:
@@ -44,6 +50,8 @@ def schedule_table_work(table_id: int, version: int, *, work: object = None) -> 
         play_bot_turn.apply_async((table_id, version), countdown=bot_delay_seconds())
     if work.next_hand_due:
         start_next_hand.apply_async((table_id, version), countdown=hand_pause_seconds())
+    if work.clock_at is not None and arm_clock:
+        turn_timeout.apply_async((table_id, version), eta=work.clock_at)
 
 
 @shared_task(acks_late=True)
@@ -59,3 +67,26 @@ def start_next_hand(table_id: int, version: int) -> bool:
     from games import services
 
     return services.hand_next(table_id=table_id, expected_version=version) is not None
+
+
+@shared_task(acks_late=True)
+def turn_timeout(table_id: int, version: int) -> bool:
+    """The turn clock (or claim window) ran out at ``version``: play the default for it."""
+    from games import services
+
+    return services.clock_expired(table_id=table_id, version=version)
+
+
+@shared_task(acks_late=True)
+def disconnect_check(table_id: int, seat: int) -> bool:
+    from games import services
+
+    return services.seat_disconnect_expired(table_id=table_id, seat=seat)
+
+
+@shared_task(acks_late=True)
+def sweep() -> dict[str, int]:
+    """Celery beat runs this every few seconds: nothing overdue stays overdue."""
+    from games import sweeper
+
+    return sweeper.sweep()

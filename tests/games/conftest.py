@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games import engine, selectors, services
+from games import clock, engine, selectors, services
 from games.models import Table
 
 
@@ -69,4 +69,7 @@ def redeal(table: Table, *, dealer: int, deck=None, seed: int | None = None) -> 
     hand.state = engine.state_to_json(state)
     hand.save(update_fields=["dealer", "state"])
     Table.objects.filter(pk=table.pk).update(version=table.version + 1)
+    table.refresh_from_db()
+    kind, at = clock.due_after(selectors.read_snapshot(table))
+    Table.objects.filter(pk=table.pk).update(due_kind=kind, due_at=at)
     table.refresh_from_db()

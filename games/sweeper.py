@@ -1,0 +1,60 @@
+"""The backstop that keeps tables moving: run by Celery beat every few seconds.
+
+Tasks armed after each commit do the work on time; this finds what they missed (a lost task,
+a killed worker, a restarted broker) from the database alone and does it through the same
+services, so running it twice, or beside the tasks, changes nothing extra.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games import bot_turns, clock, services
+from games.models import Seat, Table
+
+BATCH = 200
+
+
+def table_expiry() -> timedelta:
+    return timedelta(minutes=float(getattr(settings, "TABLE_EXPIRY_MINUTES", 120)))
+
+
+def sweep(now: datetime | None = None) -> dict[str, int]:
+    """Handle every overdue turn, bot move, next hand, lapsed disconnect and stale table."""
+    now = now or timezone.now()
+    done = {clock.CLOCK: 0, clock.BOT: 0, clock.NEXT_HAND: 0, "disconnect": 0, "expired": 0}
+    overdue = Table.objects.filter(
+        status=Table.Status.PLAYING,
+        due_at__lte=now - timedelta(seconds=clock.sweep_slack_s()),
+    ).values_list("pk", "version", "due_kind")[:BATCH]
+    for table_id, version, kind in overdue:
+        if kind == clock.CLOCK:
+            handled = services.clock_expired(table_id=table_id, version=version, now=now)
+        elif kind == clock.BOT:
+            handled = bot_turns.play_one(table_id, version, rng=random.Random())
+        elif kind == clock.NEXT_HAND:
+            handled = services.hand_next(table_id=table_id, expected_version=version) is not None
+        else:
+            continue
+        done[kind] += int(handled)
+    lapsed = Seat.objects.filter(
+        table__status=Table.Status.PLAYING,
+        user__isnull=False,
+        connections=0,
+        autoplay=False,
+        disconnected_at__lte=now - timedelta(seconds=clock.disconnect_grace_s()),
+    ).values_list("table_id", "index")[:BATCH]
+    for table_id, index in lapsed:
+        done["disconnect"] += int(
+            services.seat_disconnect_expired(table_id=table_id, seat=index, now=now)
+        )
+    stale = Table.objects.filter(
+        status=Table.Status.WAITING, created_at__lte=now - table_expiry()
+    ).values_list("pk", flat=True)[:BATCH]
+    for table_id in stale:
+        done["expired"] += int(services.table_expire(table_id=table_id))
+    return done
