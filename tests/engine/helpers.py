@@ -30,7 +30,7 @@ MeldSpec = tuple[int, str] | tuple[int, str, str]
 
 
 def cards(text: str) -> list[str]:
-    """"5H 6H 7H" -> ["5H", "6H", "7H"]."""
+    """ "5H 6H 7H" -> ["5H", "6H", "7H"]."""
     return text.split()
 
 
