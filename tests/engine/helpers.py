@@ -48,13 +48,16 @@ def arrange(
     totals: Sequence[int] | None = None,
     on_board: Sequence[bool] | None = None,
     filler: int | None = None,
+    exact_stock: bool = False,
+    extra: dict[str, Any] | None = None,
     **options: Any,
 ) -> HandState:
     """A state with these hands, melds (owner, cards[, reading]), pile (bottom first) and stock.
 
     Seats without a given hand get ``filler`` cards (default: the deal size) from the rest of
-    the deck; ``stock`` lists the top of the stock (the rest follows in a fixed order), or
-    with ``stock=""`` the stock is empty and leftover cards go to the bottom of the pile.
+    the deck; ``stock`` lists the top of the stock (the rest follows in a fixed order). With
+    ``exact_stock`` (or ``stock=""``) the stock is exactly ``stock`` and the leftover cards go
+    to the bottom of the pile. ``extra`` overrides stored fields (e.g. refill counters).
     """
     rules = make_rules(preset, **options)
     dealer = (to_move - 1) % num_seats if dealer is None else dealer
@@ -99,7 +102,7 @@ def arrange(
         else:
             seat_hands.append(spare[:size])
             spare = spare[size:]
-    if stock == "":
+    if stock == "" or exact_stock:
         pile = spare + pile
         spare = []
     data.update(
@@ -113,6 +116,7 @@ def arrange(
         history=data["history"][:1],
         actions=[],
     )
+    data.update(extra or {})
     return state_from_json(data)
 
 

@@ -75,7 +75,9 @@ def test_a_run_may_not_reach_past_thirteen_cards():
 
 
 def test_every_meld_in_a_hand_is_listed_with_each_sub_run():
-    melds = {m.cards for m in enumerate_melds("5H 6H 7H 8H 9C 9D 9S".split(), False, True)}
+    melds = {
+        m.cards for m in enumerate_melds(["5H", "6H", "7H", "8H", "9C", "9D", "9S"], False, True)
+    }
     assert melds == {
         ("5H", "6H", "7H"),
         ("6H", "7H", "8H"),
@@ -85,14 +87,14 @@ def test_every_meld_in_a_hand_is_listed_with_each_sub_run():
 
 
 def test_aces_make_low_and_high_runs_but_never_both():
-    melds = {m.cards for m in enumerate_melds("AS 2S 3S QS KS".split(), False, True)}
+    melds = {m.cards for m in enumerate_melds(["AS", "2S", "3S", "QS", "KS"], False, True)}
     assert melds == {("AS", "2S", "3S"), ("QS", "KS", "AS")}
 
 
 def test_with_two_packs_a_repeated_card_makes_no_extra_meld():
-    melds = enumerate_melds("5H 5H 6H 7H".split(), False, True)
+    melds = enumerate_melds(["5H", "5H", "6H", "7H"], False, True)
     assert [m.cards for m in melds] == [("5H", "6H", "7H")]
-    groups = enumerate_melds("5H 5H 5D".split(), False, False)
+    groups = enumerate_melds(["5H", "5H", "5D"], False, False)
     assert [m.cards for m in groups] == [("5D", "5H", "5H")]
 
 
