@@ -1,14 +1,20 @@
 """The game: totals carried between hands, the target, ties playing on (Ruling 10)."""
 
+import random
+
 import pytest
 
 from games.engine import (
     DrawStock,
     IllegalAction,
     Meld,
+    Phase,
     RulesError,
+    apply,
     finish_hand,
     game_outcome,
+    hand_result,
+    legal_actions,
     make_rules,
     new_game,
     start_hand,
@@ -64,10 +70,6 @@ def test_a_whole_game_carries_totals_and_passes_the_deal():
 
 
 def play_out_hand(hand, seed):
-    import random
-
-    from games.engine import Phase, apply, legal_actions
-
     chooser = random.Random(seed)
     while hand.phase is not Phase.HAND_OVER:
         seat = hand.to_act[0]
@@ -93,8 +95,6 @@ def test_a_game_needs_a_valid_first_dealer():
 def test_going_out_early_can_end_the_game():
     state = arrange(hands={1: "5H 6H"}, stock="7H", totals=[0, 490, 0, 0], target=500)
     state = play(state, DrawStock(1), Meld(1, ("5H", "6H", "7H")))
-    from games.engine import hand_result
-
     totals = hand_result(state).totals
     assert totals[1] == 508
     assert game_outcome(state.rules, totals).winners == (1,)

@@ -130,7 +130,7 @@ def test_with_last_discard_only_the_caller_lays_it_off_and_the_turn_returns():
     assert legal_actions(state, 3) == [LayOff(3, "8H", 1)]
     with pytest.raises(IllegalAction, match="lay it off"):
         apply(state, Discard(3, state.hands[3][0]))
-    state, events = apply(state, LayOff(3, "8H", 1))
+    state, _events = apply(state, LayOff(3, "8H", 1))
     assert state.phase is Phase.DRAW and state.to_act == (2,)
     assert state.melds[0].owners[-1] == 3
 
