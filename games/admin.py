@@ -46,12 +46,27 @@ class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("index", "user", "bot_level", "autoplay", "left", "timeouts", "connections")
+    fields = readonly_fields = (
+        "index",
+        "user",
+        "bot_level",
+        "autoplay",
+        "left",
+        "timeouts",
+        "connections",
+    )
 
 
 class GameInline(ReadOnlyInline):
     model = Game
-    fields = ("number", "status", "totals", "winners", "started_at", "finished_at")
+    fields = readonly_fields = (
+        "number",
+        "status",
+        "totals",
+        "winners",
+        "started_at",
+        "finished_at",
+    )
 
 
 class AbortForm(ActionForm):
@@ -98,7 +113,14 @@ class TableAdmin(ReadOnlyAdmin):
 
 class HandInline(ReadOnlyInline):
     model = Hand
-    fields = ("number", "dealer", "status", "moves_count", "started_at", "finished_at")
+    fields = readonly_fields = (
+        "number",
+        "dealer",
+        "status",
+        "moves_count",
+        "started_at",
+        "finished_at",
+    )
 
 
 @admin.register(Game)

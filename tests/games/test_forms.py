@@ -1,0 +1,132 @@
+"""The create-a-table form: fields from the engine's presets and options, refusals in its words."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import engine
+from games.forms import UNTIMED, TableCreateForm, option_field_name
+
+
+def form_data(preset: str = "standard", **overrides) -> dict[str, object]:
+    data: dict[str, object] = {
+        "name": "",
+        "preset": preset,
+        "options_for": preset,
+        "num_seats": 4,
+        "turn_seconds": "60",
+        "bot_level": "easy",
+        "spectators_allowed": "on",
+        "chat_enabled": "on",
+    }
+    for name, info in engine.OPTIONS.items():
+        default = info.default_for(preset)
+        if info.type == "bool":
+            if default:
+                data[option_field_name(name)] = "on"
+        else:
+            data[option_field_name(name)] = str(default)
+    data.update(overrides)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def test_every_engine_option_is_a_field_labelled_with_its_description():
+    form = TableCreateForm()
+    for name, info in engine.OPTIONS.items():
+        field = form.fields[option_field_name(name)]
+        assert info.description in (str(field.label), str(field.help_text))
+    assert [f.name for f in form.option_fields()] == [
+        option_field_name(name) for name in engine.OPTIONS
+    ]
+
+
+def test_only_playable_presets_are_offered():
+    choices = dict(TableCreateForm().fields["preset"].choices)
+    assert set(choices) == {name for name, p in engine.PRESETS.items() if p.playable}
+    assert choices["standard"] == engine.PRESETS["standard"].title
+    assert not set(choices) & set(engine.PLANNED_PRESETS)
+
+
+@pytest.mark.parametrize("preset", list(engine.PRESETS))
+def test_the_house_rules_start_at_the_presets_defaults(preset):
+    form = TableCreateForm(initial={"preset": preset})
+    for name, info in engine.OPTIONS.items():
+        assert form.fields[option_field_name(name)].initial == info.default_for(preset)
+
+
+def test_each_option_carries_every_presets_default_for_the_page_script():
+    widget = TableCreateForm().fields[option_field_name("top_discard_free")].widget
+    defaults = dict(pair.split("=") for pair in widget.attrs["data-defaults"].split())
+    assert defaults["standard"] == "off" and defaults["jokers"] == "on"
+
+
+def test_a_valid_form_gives_the_service_its_arguments():
+    form = TableCreateForm(
+        form_data(name="Pals", num_seats=3, opt_target="300", opt_rummy_call="on", is_private="on")
+    )
+    assert form.is_valid(), form.errors
+    kwargs = form.service_kwargs()
+    assert kwargs["name"] == "Pals"
+    assert kwargs["num_seats"] == 3
+    assert kwargs["turn_seconds"] == 60
+    assert kwargs["is_private"] is True
+    assert kwargs["options"]["target"] == 300
+    assert kwargs["options"]["rummy_call"] is True
+    engine.make_rules(kwargs["preset"], **kwargs["options"])  # the engine accepts them
+
+
+def test_an_untimed_private_table_has_no_turn_time():
+    form = TableCreateForm(form_data(turn_seconds=UNTIMED, is_private="on"))
+    assert form.is_valid(), form.errors
+    assert form.service_kwargs()["turn_seconds"] is None
+
+
+def test_an_untimed_public_table_is_refused_at_the_turn_time_field():
+    form = TableCreateForm(form_data(turn_seconds=UNTIMED))
+    assert not form.is_valid()
+    assert form.errors["turn_seconds"] == ["Only private tables may be untimed."]
+
+
+def test_an_impossible_combination_is_refused_with_the_engines_own_reason():
+    form = TableCreateForm(form_data(opt_rummy_last_discard_only="on"))
+    assert not form.is_valid()
+    with pytest.raises(engine.RulesError) as refused:
+        engine.make_rules("standard", rummy_last_discard_only=True)
+    assert form.non_field_errors() == [refused.value.reason]
+
+
+def test_seats_beyond_the_presets_limits_are_refused_with_the_engines_reason():
+    form = TableCreateForm(form_data("rummy-school", num_seats=5))
+    assert not form.is_valid()
+    with pytest.raises(engine.RulesError) as refused:
+        engine.make_rules("rummy-school").validate_players(5)
+    assert form.errors["num_seats"] == [refused.value.reason]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("opt_target", "10"), ("opt_target", "many"), ("num_seats", "1"), ("preset", "poker")],
+)
+def test_out_of_range_or_unknown_values_are_refused(field, value):
+    form = TableCreateForm(form_data(**{field: value}))
+    assert not form.is_valid()
+    assert field in form.errors
+
+
+def test_house_rules_shown_for_another_preset_are_not_taken_silently():
+    data = {**form_data("standard"), "preset": "jokers"}
+    form = TableCreateForm(data)
+    assert not form.is_valid()
+    reset = TableCreateForm(form.reset_options_data())
+    assert reset.data["options_for"] == "jokers"
+    assert reset.is_valid(), reset.errors
+    assert reset.service_kwargs()["options"]["top_discard_free"] is True
+
+
+def test_a_service_refusal_lands_next_to_its_field():
+    form = TableCreateForm(form_data())
+    assert form.is_valid()
+    form.add_service_error("invalid_clock", "Turn time must be between 15 seconds and 5 minutes.")
+    form.add_service_error("busy", "You are already playing elsewhere.")
+    assert form.errors["turn_seconds"] == ["Turn time must be between 15 seconds and 5 minutes."]
+    assert form.non_field_errors() == ["You are already playing elsewhere."]
