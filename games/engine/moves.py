@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -39,6 +39,7 @@ from .cards import JOKER, RANK_INDEX, SUIT_INDEX, card_label, is_card, is_readin
 from .errors import IllegalAction
 from .events import Event
 from .melds import (
+    MAX_RUN,
     POSITION_BITS,
     LayOffSpot,
     MeldShape,
@@ -381,7 +382,8 @@ def duty_possible(
 ) -> bool:
     """True when the duty card can still be used in a way that leaves the player a legal end.
 
-    Under "this_turn" (rummy-school) a joker switch may come first, freeing a joker for the meld.
+    Under "this_turn" (rummy-school) other plays may come first: joker switches that free a
+    joker for the meld, or lay-offs that extend a run on the table up to the duty card.
     """
     card = duty.card
     if card not in hand:
@@ -390,20 +392,33 @@ def duty_possible(
     size = len(hand)
     distinct = rules.group_suits_distinct
     wild = rules.wild_jokers
-    switching = rules.spec.joker_switching
+    this_turn = duty.timing == "this_turn"
     if not duty.new_meld_only:
         if accepts.get(card) and (size > 1 or not must_discard):
             return True
-        if switching and any(joker_slot_for(meld, card, distinct) is not None for meld in melds):
+        if rules.spec.joker_switching and any(
+            joker_slot_for(meld, card, distinct) is not None for meld in melds
+        ):
             return True
-    if size <= 3 and must_discard:
-        return False
     others = list(hand)
     others.remove(card)
-    if meld_exists_with(card, others, wild, distinct):
-        return True
-    if not (switching and duty.timing == "this_turn"):
-        return False
+    chains = this_turn and not duty.new_meld_only and card != JOKER
+    for trial in _after_switches(rules, others, melds, duty.seat, this_turn):
+        if (size > 3 or not must_discard) and meld_exists_with(card, trial, wild, distinct):
+            return True
+        if chains and _chain_reaches(card, trial, melds, size, must_discard, wild):
+            return True
+    return False
+
+
+def _after_switches(
+    rules: Rules, others: list[str], melds: Sequence[TableMeld], seat: int, this_turn: bool
+) -> Iterator[list[str]]:
+    """The hand as it is, then as it would be after each set of joker switches (rummy-school)."""
+    yield others
+    if not (this_turn and rules.spec.joker_switching):
+        return
+    distinct = rules.group_suits_distinct
     switches = [
         (other, meld.id)
         for other in dict.fromkeys(others)
@@ -415,16 +430,48 @@ def duty_possible(
         for chosen in combinations(switches, count):
             trial = list(others)
             table = {meld.id: meld for meld in melds}
-            possible = True
             for other, meld_id in chosen:
                 index = joker_slot_for(table[meld_id], other, distinct)
                 if index is None or other not in trial:
-                    possible = False
                     break
-                table[meld_id] = switch_joker_in(table[meld_id], index, other, duty.seat)
+                table[meld_id] = switch_joker_in(table[meld_id], index, other, seat)
                 trial.remove(other)
                 trial.append(JOKER)
-            if possible and meld_exists_with(card, trial, wild, distinct):
+            else:
+                yield trial
+
+
+def _chain_reaches(
+    card: str,
+    others: Sequence[str],
+    melds: Sequence[TableMeld],
+    size: int,
+    must_discard: bool,
+    wild: bool,
+) -> bool:
+    """True when cards in hand can be laid off on a run until the run reaches ``card``."""
+    suit = card[1]
+    jokers = others.count(JOKER) if wild else 0
+    have = 0
+    for other in others:
+        if other != JOKER and other[1] == suit:
+            have |= POSITION_BITS[other]
+    for meld in melds:
+        if meld.kind != "run" or meld.suit != suit:
+            continue
+        for position in (1, 14) if card[0] == "A" else (RANK_INDEX[card[0]],):
+            if position > meld.hi:
+                gap = range(meld.hi + 1, position)
+                length = position - meld.lo + 1
+            elif position < meld.lo:
+                gap = range(position + 1, meld.lo)
+                length = meld.hi - position + 1
+            else:
+                continue
+            if length > MAX_RUN:
+                continue
+            missing = sum(1 for spot in gap if not have >> spot & 1)
+            if missing <= jokers and (size - len(gap) - 1 >= 1 or not must_discard):
                 return True
     return False
 
