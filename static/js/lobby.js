@@ -1,7 +1,21 @@
-// The lobby's create-a-table form: when the preset changes, show its description, keep the
+// The lobby: a live/reconnecting note for the table list's socket, and the create-a-table
+// form: when the preset changes, show its description, keep the
 // seat count within its limits and reset each house rule to that preset's default. The
 // server checks everything again; without this script it resets the rules itself.
 "use strict";
+
+(() => {
+  const socket = document.getElementById("lobby-socket");
+  const status = document.getElementById("connection-lobby");
+  if (socket && status) {
+    socket.addEventListener("htmx:wsOpen", () => {
+      status.textContent = "live";
+    });
+    socket.addEventListener("htmx:wsClose", () => {
+      status.textContent = "reconnecting…";
+    });
+  }
+})();
 
 (() => {
   const form = document.getElementById("create-form");

@@ -372,7 +372,16 @@
     socket = event.detail.socketWrapper;
     setConnection("live");
   });
-  root.addEventListener("htmx:wsClose", () => setConnection("reconnecting…"));
+  root.addEventListener("htmx:wsClose", (event) => {
+    // 4403/4404: the server refused this page's socket (no access); it will not come back.
+    const code = event.detail.event ? event.detail.event.code : 0;
+    setConnection(code >= 4000 ? "not live: refused" : "reconnecting…");
+    // htmx retries abnormal closes (1006, 1011-1013) by itself; a clean close from a server
+    // that is shutting down (1000, 1001) should come back too: the state is in the database.
+    if ((code === 1000 || code === 1001) && event.detail.socketWrapper) {
+      window.setTimeout(() => event.detail.socketWrapper.reconnect(), 1000 + Math.random() * 2000);
+    }
+  });
   root.addEventListener("htmx:wsBeforeMessage", (event) => {
     socket = event.detail.socketWrapper;
     const message = event.detail.message;

@@ -160,6 +160,8 @@ def test_two_players_and_a_bot_play_a_hand_until_the_score_sheet(
     alice, bob = page, bob_page
     sign_up(alice, base, "alice", "Alice")
     sign_up(bob, base, "bob", "Bob")
+    bob.goto(f"{base}/")  # Bob waits in the lobby: the new table appears there by itself
+    bob.wait_for_selector("#connection-lobby:text('live')")
 
     # Alice creates a three-seat table and puts a bot in the last seat.
     alice.goto(f"{base}/")
@@ -173,7 +175,6 @@ def test_two_players_and_a_bot_play_a_hand_until_the_score_sheet(
     alice.wait_for_selector("#waiting-room .seat-row[data-seat='2'] .badge-bot")
 
     # Bob finds it in the lobby and sits down; Alice's page shows him without a reload.
-    bob.goto(f"{base}/")
     bob.get_by_role("link", name="Join Harbour game").click()
     bob.get_by_role("button", name="Sit here (seat 2)").click()
     bob.wait_for_selector("#waiting-room .seat-row[data-seat='1'] .badge:text('you')")
@@ -254,6 +255,9 @@ def test_two_players_and_a_bot_play_a_hand_until_the_score_sheet(
         assert sheet.get_by_role("columnheader", name="Alice").is_visible()
         assert sheet.get_by_role("rowheader", name="1").is_visible()
         assert "went out" in viewer.locator("#hand-end").inner_text()
+
+    overflow = bob.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, "the table page must fit a phone screen"
 
     def stored() -> tuple[str, int]:
         hand = Hand.objects.filter(game__table_id=table_id).get()
