@@ -380,6 +380,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "rules_summary": display.rules_summary(game.rules),
             "standings": display.standings(game.totals, game.winners, names),
             "score_sheet": display.score_sheet(rows, len(names)),
+            "standings_columns": [{"name": name} for name in names],
             "hands": hands,
             "chosen": chosen,
             "steps": steps,

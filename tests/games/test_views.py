@@ -420,6 +420,8 @@ def test_a_finished_game_shows_standings_score_sheet_and_a_face_up_replay(client
     assert page.status_code == 200
     assert "Final standings" in html and "winner" in html
     assert html.count('<th scope="row">') == len(hands)
+    for player in game.players:
+        assert f'<th scope="col">{player["name"]}</th>' in html
     first = engine.state_from_json(hands[0].state)
     assert html.count('class="replay-step"') == len(first.actions) + 1
     start = engine.new_hand(
