@@ -131,7 +131,8 @@ def _fallback_messaging(var_dir: Path) -> dict[str, Any]:
                 "CONFIG": {"path": str(var_dir / "channels.sqlite3"), "capacity": 1500},
             }
         },
-        "CELERY_BROKER_URL": "filesystem://",
+        # A host name only to keep kombu from warning on every connection; no network is used.
+        "CELERY_BROKER_URL": "filesystem://localhost/",
         "CELERY_BROKER_TRANSPORT_OPTIONS": {
             "data_folder_in": str(queue_dir / "queue"),
             "data_folder_out": str(queue_dir / "queue"),

@@ -88,6 +88,6 @@ def test_it_uses_sqlite_and_the_fallback_layer_with_no_variables_set(tmp_path):
     result = manage("shell", "--no-imports", "-c", code, env=env, tmp_path=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[0] == (
-        "django.db.backends.sqlite3 sqlite-fallback filesystem:// False"
+        "django.db.backends.sqlite3 sqlite-fallback filesystem://localhost/ False"
     )
     assert (tmp_path / "broker" / "queue").is_dir()
