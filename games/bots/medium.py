@@ -84,32 +84,47 @@ def _take_worth(seen: SeatView, look: Outlook, depth: int, *, free_top: bool) ->
 # Claims and draws ----------------------------------------------------------------------------
 
 
+def rank_claims(
+    seen: SeatView, moves: LegalMoves, look: Outlook, style: Style = DEFAULT_STYLE
+) -> list[tuple[float, Action]]:
+    """Every claim option (and passing) with its expected gain in points, best first."""
+    base, _split = hand_worth(seen.hand, seen, look)
+    ranked: list[tuple[float, Action]] = []
+    if moves.pass_claim is not None:
+        ranked.append((style.claim_margin, moves.pass_claim))
+    for depth, action in moves.claims.items():
+        ranked.append((_take_worth(seen, look, depth, free_top=False) - base, action))
+    ranked.sort(key=lambda item: -item[0])
+    return ranked
+
+
 def _claim(seen: SeatView, moves: LegalMoves, look: Outlook, style: Style) -> Action:
-    if not moves.claims:
-        return moves.pass_claim or moves.actions[0]
-    base, _split = hand_worth(seen.hand, seen, look)
-    best_depth = max(moves.claims, key=lambda d: _take_worth(seen, look, d, free_top=False))
-    gain = _take_worth(seen, look, best_depth, free_top=False) - base
-    if gain > style.claim_margin or moves.pass_claim is None:
-        return moves.claims[best_depth]
-    return moves.pass_claim
+    ranked = rank_claims(seen, moves, look, style)
+    return ranked[0][1] if ranked else moves.actions[0]
 
 
-def _draw(seen: SeatView, moves: LegalMoves, look: Outlook, style: Style) -> Action:
+def rank_draws(
+    seen: SeatView, moves: LegalMoves, look: Outlook, style: Style = DEFAULT_STYLE
+) -> list[tuple[float, Action]]:
+    """Every way to draw with the expected worth of the hand after it, best first."""
     base, _split = hand_worth(seen.hand, seen, look)
-    options: list[tuple[float, Action]] = []
+    ranked: list[tuple[float, Action]] = []
     if moves.draw_stock is not None:
-        options.append((base + style.stock_draw_value, moves.draw_stock))
+        ranked.append((base + style.stock_draw_value, moves.draw_stock))
     free_top = seen.rules.top_discard_free and seen.stock_count > 0
     for depth, action in sorted(moves.takes.items()):
         worth = _take_worth(seen, look, depth, free_top=free_top and depth == 0)
-        options.append((worth, action))
+        ranked.append((worth, action))
     if moves.decline is not None:
         stuck = -sum(look.in_hand[card] for card in seen.hand)
-        options.append((stuck, moves.decline))
-    if not options:
-        return moves.actions[0]
-    return max(options, key=lambda option: option[0])[1]
+        ranked.append((stuck, moves.decline))
+    ranked.sort(key=lambda item: -item[0])
+    return ranked
+
+
+def _draw(seen: SeatView, moves: LegalMoves, look: Outlook, style: Style) -> Action:
+    ranked = rank_draws(seen, moves, look, style)
+    return ranked[0][1] if ranked else moves.actions[0]
 
 
 # Playing: meld, lay off, switch, discard ---------------------------------------------------------
@@ -223,13 +238,14 @@ def _worthwhile_switch(seen: SeatView, moves: LegalMoves, look: Outlook) -> Acti
     return None if best is None else best[1]
 
 
-def _discard(
-    seen: SeatView, moves: LegalMoves, look: Outlook, split: Partition, style: Style
-) -> Action:
+def rank_discards(
+    seen: SeatView, moves: LegalMoves, look: Outlook, split: Partition, style: Style = DEFAULT_STYLE
+) -> list[tuple[float, Action]]:
+    """Every allowed discard scored by the worth kept minus what it feeds others, best first."""
     allowed = moves.discards
     rest = [card for card in split.rest if card in allowed]
     candidates = rest or list(allowed)
-    best: tuple[float, str] | None = None
+    ranked: list[tuple[float, Action]] = []
     for card in dict.fromkeys(candidates):
         if rest:
             left = list(split.rest)
@@ -239,11 +255,15 @@ def _discard(
             hand = list(seen.hand)
             hand.remove(card)
             worth, _ = hand_worth(hand, seen, look)
-        score = worth - feed_danger(card, seen, look, style)
-        if best is None or score > best[0]:
-            best = (score, card)
-    assert best is not None
-    return allowed[best[1]]
+        ranked.append((worth - feed_danger(card, seen, look, style), allowed[card]))
+    ranked.sort(key=lambda item: -item[0])
+    return ranked
+
+
+def _discard(
+    seen: SeatView, moves: LegalMoves, look: Outlook, split: Partition, style: Style
+) -> Action:
+    return rank_discards(seen, moves, look, split, style)[0][1]
 
 
 # What a discard gives away ----------------------------------------------------------------------
