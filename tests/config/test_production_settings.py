@@ -91,3 +91,30 @@ def test_it_uses_sqlite_and_the_fallback_layer_with_no_variables_set(tmp_path):
         "django.db.backends.sqlite3 sqlite-fallback filesystem://localhost/ False"
     )
     assert (tmp_path / "broker" / "queue").is_dir()
+
+
+def test_it_collects_hashed_compressed_static_files_for_whitenoise(tmp_path):
+    static_root = tmp_path / "static"
+    env = {**PRODUCTION_ENV, "STATIC_ROOT": str(static_root)}
+    result = manage("collectstatic", "--noinput", "-v", "0", env=env, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    manifest = (static_root / "staticfiles.json").read_text()
+    assert '"css/site.css"' in manifest and '"django_htmx/htmx-2.min.js"' in manifest
+    assert list(static_root.glob("css/site.*.css.gz")), "no compressed, hashed stylesheet"
+
+
+def test_it_sends_mail_through_smtp_when_a_host_is_given(tmp_path):
+    code = (
+        "from django.conf import settings as s; print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT)"
+    )
+    env = {"EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "2525"}
+    result = manage("shell", "--no-imports", "-c", code, env=env, tmp_path=tmp_path)
+    assert result.stdout.split("\n")[0] == (
+        "django.core.mail.backends.smtp.EmailBackend smtp.example.org 2525"
+    )
+
+
+def test_it_prints_mail_to_the_console_by_default(tmp_path):
+    code = "from django.conf import settings as s; print(s.EMAIL_BACKEND)"
+    result = manage("shell", "--no-imports", "-c", code, env={"EMAIL_HOST": ""}, tmp_path=tmp_path)
+    assert result.stdout.strip() == "django.core.mail.backends.console.EmailBackend"
