@@ -25,3 +25,12 @@ def wait_for(token: str, seconds: float) -> float | None:
     with arrived:
         arrived.wait_for(lambda: token in arrivals, timeout=seconds)
         return arrivals.get(token)
+
+
+@shared_task(name="tests.config.broadcast")
+def broadcast(group: str, token: str) -> None:
+    """What a bot move does after commit: tell the table's sockets something changed."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    async_to_sync(get_channel_layer().group_send)(group, {"type": "probe", "token": token})
