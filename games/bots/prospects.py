@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.engine.cards import JOKER, RANK_INDEX, SUITS
 from games.engine.melds import LayOffSpot, code_at
@@ -37,6 +37,8 @@ class Outlook:
     distinct: bool
     layoffs: dict[str, tuple[LayOffSpot, int]]
     """Every card code that fits the table now: its best spot and points."""
+    memo: dict[tuple[str, tuple[str, ...]], float] = field(default_factory=dict)
+    """meld_chance results for this outlook, by card and the cards that bear on it."""
 
     def layoffs_in(self, cards: Iterable[str]) -> dict[str, tuple[LayOffSpot, int]]:
         """The entries of ``layoffs`` for ``cards``."""
@@ -102,8 +104,28 @@ def _positions(card: str) -> tuple[int, ...]:
     return (1, 14) if card[0] == "A" else (RANK_INDEX[card[0]],)
 
 
+def _near(card: str, other: str) -> bool:
+    """Whether ``other`` can share a meld with ``card`` (same rank, or a run window)."""
+    if other == JOKER or other[0] == card[0]:
+        return True
+    if other[1] != card[1]:
+        return False
+    return any(abs(a - b) <= 2 for a in _positions(card) for b in _positions(other))
+
+
 def meld_chance(card: str, others: Sequence[str], look: Outlook) -> float:
     """Chance that ``card`` ends up in a meld with some of ``others`` or live cards."""
+    if card == JOKER:
+        return 0.85 if look.wild else 0.0
+    relevant = tuple(sorted(other for other in others if _near(card, other)))
+    key = (card, relevant)
+    found = look.memo.get(key)
+    if found is None:
+        found = look.memo[key] = _meld_chance(card, relevant, look)
+    return found
+
+
+def _meld_chance(card: str, others: Sequence[str], look: Outlook) -> float:
     if card == JOKER:
         return 0.85 if look.wild else 0.0
     draws = look.turns_left * 1.25

@@ -12,6 +12,9 @@ import pytest
 from games import bots, engine
 from games.bots.simulate import SimConfig, play_game
 
+HARD_PLAYOUTS = 8
+"""The hard bot searches with a small budget here: the same code, a fraction of the time."""
+
 PRESET_SEATS = {"standard": 2, "jokers": 3, "classic": 3, "rummy-school": 4}
 OPTION_SETS = [
     (("rummy_call", True),),
@@ -41,7 +44,12 @@ def test_every_playable_preset_is_covered():
 def test_each_level_finishes_a_game_of_each_preset(level, preset):
     seats = PRESET_SEATS[preset]
     config = SimConfig(
-        preset=preset, options=(("target", 100),), levels=(level,) * seats, games=1, seed=21
+        preset=preset,
+        options=(("target", 100),),
+        levels=(level,) * seats,
+        games=1,
+        seed=21,
+        hard_playouts=HARD_PLAYOUTS,
     )
     _assert_finished(play_game(config, 0), seats)
 
@@ -60,6 +68,7 @@ def test_each_level_finishes_a_game_under_each_option(level, options):
             levels=(level, "easy", "medium"),
             games=1,
             seed=5,
+            hard_playouts=HARD_PLAYOUTS,
         )
         _assert_finished(play_game(config, 0), 3)
 
