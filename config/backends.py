@@ -25,7 +25,12 @@ DEFAULT_CHANNEL_CAPACITY = 1500
 # longest countdown we schedule (turn clocks, tournament rounds) or tasks would run twice.
 BROKER_VISIBILITY_TIMEOUT_S = 3600
 
-FILESYSTEM_BROKER_FOLDERS = ("data_folder_in", "data_folder_out", "processed_folder")
+FILESYSTEM_BROKER_FOLDERS = (
+    "data_folder_in",
+    "data_folder_out",
+    "processed_folder",
+    "control_folder",
+)
 
 MEMORY = "memory"
 REDIS = "redis"
@@ -137,6 +142,8 @@ def _fallback_messaging(var_dir: Path) -> dict[str, Any]:
             "data_folder_in": str(queue_dir / "queue"),
             "data_folder_out": str(queue_dir / "queue"),
             "processed_folder": str(queue_dir / "processed"),
+            # Exchange bindings (remote control, broadcasts); kombu's default is ./control.
+            "control_folder": str(queue_dir / "control"),
             "store_processed": False,
         },
     }

@@ -44,6 +44,8 @@ def test_it_falls_back_to_the_sqlite_layer_and_filesystem_broker_without_redis()
     assert backends["CELERY_BROKER_URL"].startswith("filesystem://")
     options = backends["CELERY_BROKER_TRANSPORT_OPTIONS"]
     assert options["data_folder_in"] == options["data_folder_out"]
+    for folder in ("data_folder_in", "processed_folder", "control_folder"):
+        assert options[folder].startswith(str(BASE / "var" / "broker"))
 
 
 def test_it_uses_in_process_backends_for_tests_without_redis():

@@ -6,6 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -39,7 +40,19 @@ def start_worker(tmp_path, redis_url=""):
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     log.close()
+    wait_until_ready(worker, tmp_path / "worker.log")
     return worker
+
+
+def wait_until_ready(worker, log_path, seconds=120):
+    """A loaded CI machine can take a while to import Django and Celery."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if "ready." in log_path.read_text(errors="replace"):
+            return
+        assert worker.poll() is None, log_path.read_text(errors="replace")[-2000:]
+        time.sleep(0.2)
+    pytest.fail(f"the worker was not ready in {seconds}s")
 
 
 def stop(worker):
