@@ -94,6 +94,17 @@ CARDS: dict[str, dict[str, Any]] = {
 }
 
 
+_PIPS = {
+    code: format_html(
+        '<span class="pcard-rank" aria-hidden="true">{}</span>'
+        '<span class="pcard-suit" aria-hidden="true">{}</span>',
+        info["rank"],
+        info["symbol"],
+    )
+    for code, info in CARDS.items()
+}
+
+
 def cards_text(codes: Iterable[str]) -> str:
     """ "7♥, 8♣ and K♦" for a sentence."""
     labels = [card(code)["label"] for code in codes]
@@ -117,7 +128,22 @@ def my_hand(view: dict[str, Any]) -> list[dict[str, Any]]:
     if hand is None:
         return []
     ordered = engine.sort_cards(hand)
-    return [card(code, position=i, rank_order=_rank_order(code)) for i, code in enumerate(ordered)]
+    out = []
+    for position, code in enumerate(ordered):
+        info = card(code, position=position, rank_order=_rank_order(code))
+        info["button_html"] = format_html(
+            '<button type="button" class="hand-card pcard pcard-{}" data-card="{}"'
+            ' data-suit-order="{}" data-rank-order="{}" aria-pressed="false"'
+            ' aria-label="{}">{}</button>',
+            info["suit"],
+            code,
+            position,
+            info["rank_order"],
+            info["name"],
+            _PIPS.get(code, ""),
+        )
+        out.append(info)
+    return out
 
 
 def _rank_order(code: str) -> int:
@@ -183,19 +209,23 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
     out = []
     for index, code in enumerate(pile):
         depth = len(pile) - 1 - index
-        brings = pile[index + 1 :]
-        out.append(
-            card(
-                code,
-                depth=depth,
-                takeable=depth in takeable,
-                claimable=depth in claimable,
-                brings=cards_text(brings) if brings else "",
-                brings_count=len(brings),
-                take_text=_take_text(code, brings),
-                take_name=_take_name(code, brings),
+        info = card(code, depth=depth, takeable=depth in takeable, claimable=depth in claimable)
+        if info["takeable"] or info["claimable"]:
+            brings = pile[index + 1 :]
+            verb = "Call Rummy on" if info["claimable"] else "Take"
+            info["take_text"] = _take_text(code, brings)
+            info["button_html"] = format_html(
+                '<button type="button" class="pile-pick pcard pcard-{}" data-depth="{}"'
+                ' data-kind="{}" data-take-text="{}" aria-label="{} {}">{}</button>',
+                info["suit"],
+                depth,
+                "claim_rummy" if info["claimable"] else "take_discard",
+                info["take_text"],
+                verb,
+                _take_name(code, brings),
+                _PIPS.get(code, ""),
             )
-        )
+        out.append(info)
     return out
 
 
