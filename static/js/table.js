@@ -361,7 +361,20 @@
     }
   }
 
+  let announced = "";
+
+  function announce() {
+    const state = tableState();
+    const box = byId("announcer");
+    const text = state ? state.textContent.replace(/\s+/g, " ").trim() : "";
+    if (box && text && text !== announced) {
+      announced = text;
+      box.textContent = text;
+    }
+  }
+
   function refresh() {
+    announce();
     reapplySelection();
     applySort();
     turnAlert();

@@ -187,6 +187,10 @@ def test_two_players_and_a_bot_play_a_hand_until_the_score_sheet(
     # Alice takes the 9♠ from the pile: the page shows what comes with it before confirming.
     wait_for_my_turn(alice, "draw")
     wait_for_hand_size(alice, 7)
+    # The your-turn alert: in the title, and in the live region screen readers announce.
+    alice.wait_for_function("document.title.startsWith('● Your turn')")
+    alice.wait_for_selector("#announcer:has-text('Your turn')", state="attached")
+    assert not bob.title().startswith("●")
     alice.locator("#pile").get_by_role(
         "button", name=re.compile("^Take the nine of spades")
     ).click()
