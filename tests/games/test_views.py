@@ -447,3 +447,25 @@ def test_the_table_page_offers_play_again_and_the_replay_once_the_game_is_over(a
     again = client_for(alice).post(reverse("table_start", args=[table.pk]), **HTMX)
     assert again.status_code == 204
     assert Game.objects.filter(table=table).count() == 2
+
+
+def test_during_a_rummy_call_window_claimants_get_call_and_pass_controls(alice):
+    table = start_table(alice, seats=3, rummy_call=True)
+    rng = random.Random(11)
+    for _ in range(400):
+        snap = selectors.load_snapshot(table.pk)
+        if snap.state.phase is engine.Phase.CLAIM:
+            break
+        if snap.hand.status == Hand.Status.OVER:
+            services.hand_next(table_id=table.pk)
+        else:
+            play_one(table, rng)
+    else:
+        pytest.fail("no Rummy call window opened")
+    claimant = snap.state.to_act[0]
+    html = presenters.state_html(snap, claimant, None)
+    assert "Pass (do not call Rummy)" in html
+    assert 'data-kind="claim_rummy"' in html
+    assert "Rummy may be called" in html
+    watcher = presenters.state_html(snap, None, None)
+    assert 'data-kind="claim_rummy"' not in watcher and "Pass (do not" not in watcher
