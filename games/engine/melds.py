@@ -15,6 +15,7 @@ in bot play and in the benchmark, so they must stay fast for 7-13 card hands.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -436,20 +437,35 @@ def table_accepts(
     """Card code -> every lay-off spot for it on the table (a lookup table for a state)."""
     accepts: dict[str, list[LayOffSpot]] = {}
     for meld in melds:
-        candidates: list[str] = []
-        if meld.kind == "group":
-            candidates = [meld.rank + suit for suit in "CDHS"]
-        else:
-            if meld.lo > 1:
-                candidates.append(code_at(meld.suit, meld.lo - 1))
-            if meld.hi < 14:
-                candidates.append(code_at(meld.suit, meld.hi + 1))
-        if wild_jokers:
-            candidates.append(JOKER)
-        for code in dict.fromkeys(candidates):
-            for spot in layoff_spots(meld, code, wild_jokers, distinct):
-                accepts.setdefault(code, []).append(spot)
+        for code, spot in _meld_spots(meld, wild_jokers, distinct):
+            spots = accepts.get(code)
+            if spots is None:
+                accepts[code] = [spot]
+            else:
+                spots.append(spot)
     return accepts
+
+
+@lru_cache(maxsize=8192)
+def _meld_spots(
+    meld: TableMeld, wild_jokers: bool, distinct: bool
+) -> tuple[tuple[str, LayOffSpot], ...]:
+    """Every (card, spot) by which ``meld`` can be extended (melds are values: cached)."""
+    candidates: list[str] = []
+    if meld.kind == "group":
+        candidates = [meld.rank + suit for suit in "CDHS"]
+    else:
+        if meld.lo > 1:
+            candidates.append(code_at(meld.suit, meld.lo - 1))
+        if meld.hi < 14:
+            candidates.append(code_at(meld.suit, meld.hi + 1))
+    if wild_jokers:
+        candidates.append(JOKER)
+    return tuple(
+        (code, spot)
+        for code in dict.fromkeys(candidates)
+        for spot in layoff_spots(meld, code, wild_jokers, distinct)
+    )
 
 
 def extend_meld(meld: TableMeld, card: str, spot: LayOffSpot, owner: int) -> TableMeld:

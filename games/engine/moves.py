@@ -74,6 +74,20 @@ def _cached(cls: type[Any], *args: Any) -> Any:
     return action
 
 
+_DISCARDS: dict[int, dict[str, Discard]] = {}
+
+
+def _discard_action(seat: int, card: str) -> Discard:
+    """The shared Discard(seat, card) (the most frequent action by far)."""
+    by_card = _DISCARDS.get(seat)
+    if by_card is None:
+        by_card = _DISCARDS[seat] = {}
+    action = by_card.get(card)
+    if action is None:
+        action = by_card[card] = Discard(seat, card)
+    return action
+
+
 def _meld_action(seat: int, shape: MeldShape) -> Meld:
     reading = shape.reading if JOKER in shape.cards else None
     action: Meld = _cached(Meld, seat, shape.cards, reading)
@@ -196,7 +210,7 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
             for spot in spots:
                 plans[_layoff_action(seat, card, spot)] = spot
         else:
-            plans[_cached(Discard, seat, card)] = None
+            plans[_discard_action(seat, card)] = None
         return plans
     simple = obligation is None and state.locked is None and not rules.must_discard_to_go_out
     for shape in enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct):
@@ -223,10 +237,12 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
                     plans[_cached(SwitchJoker, seat, card, meld.id)] = slot
     if obligation is None:
         locked = state.locked
+        by_card = _DISCARDS.get(seat) or {}
         for card in distinct_cards:
             if card == locked and hand.count(card) < 2:
                 continue
-            plans[_cached(Discard, seat, card)] = None
+            action = by_card.get(card)
+            plans[action if action is not None else _discard_action(seat, card)] = None
     return plans
 
 
@@ -332,36 +348,40 @@ def take_depths(state: HandState, seat: int) -> list[int]:
         jokers = 0
     depths = []
     size = len(hand)
+    room = not must_discard
     for depth, card in enumerate(reversed(pile)):
         size += 1
-        if (depth == 0 and free_top) or card in accepts:
-            depths.append(depth)
-        elif card == JOKER:
-            if (size > 3 or not must_discard) and wild:
+        if card == JOKER:
+            if (depth == 0 and free_top) or card in accepts:
+                depths.append(depth)
+            elif (size > 3 or room) and wild:
                 above = pile[len(pile) - depth :]
                 if meld_exists_with(card, (*hand, *above), True, distinct):
                     depths.append(depth)
-        elif size > 3 or not must_discard:
-            rank, suit, suit_bit, position_bits, windows = info[card]
-            if distinct:
-                others = (by_rank.get(rank, 0) & ~suit_bit).bit_count()
-            else:
-                others = by_rank.get(rank, 0)
+            if wild:
+                jokers += 1
+            continue
+        rank, suit, suit_bit, position_bits, windows = info[card]
+        counted = by_rank.get(rank, 0)
+        present = by_suit.get(suit, 0)
+        if (depth == 0 and free_top) or card in accepts:
+            depths.append(depth)
+        elif size > 3 or room:
+            others = (counted & ~suit_bit).bit_count() if distinct else counted
             if others + jokers >= 2:
                 depths.append(depth)
-            else:
-                present = by_suit.get(suit, 0)
+            elif jokers:
                 for window in windows:
                     if (window & ~present).bit_count() <= jokers:
                         depths.append(depth)
                         break
-        if card == JOKER:
-            if wild:
-                jokers += 1
-            continue
-        rank, suit, suit_bit, position_bits, _windows = info[card]
-        by_rank[rank] = (by_rank.get(rank, 0) | suit_bit) if distinct else by_rank.get(rank, 0) + 1
-        by_suit[suit] = by_suit.get(suit, 0) | position_bits
+            else:
+                for window in windows:
+                    if window & present == window:
+                        depths.append(depth)
+                        break
+        by_rank[rank] = (counted | suit_bit) if distinct else counted + 1
+        by_suit[suit] = present | position_bits
     return depths
 
 
@@ -751,7 +771,7 @@ def _validate_play(state: HandState, action: Action) -> tuple[Action, Any]:
             f"You took the {card_label(card)} alone from the pile this turn, so you may not "
             "discard it until a later turn."
         )
-    return _cached(Discard, seat, card), None
+    return _discard_action(seat, card), None
 
 
 def _validate_meld(state: HandState, action: Meld) -> tuple[Action, Any]:

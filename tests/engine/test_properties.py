@@ -112,7 +112,7 @@ def candidates(state: HandState, seat: int, rng: random.Random) -> list[object]:
 
 
 def check_exactness(state: HandState, seat: int, rng: random.Random) -> None:
-    """Listed moves apply; any other move applies only if it is a listed move spelled another way."""
+    """Listed moves apply; another move applies only as a listed move spelled differently."""
     listed = legal_actions(state, seat)
     for action in listed:
         apply(state, action)

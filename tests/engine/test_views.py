@@ -49,10 +49,10 @@ def test_a_spectator_sees_no_hand():
 
 
 def test_a_view_holds_no_card_of_another_hand_or_of_the_stock():
-    for state, _action in random_states("jokers", 4, seed=5):
+    for step, (state, _action) in enumerate(random_states("jokers", 4, seed=5)):
         if state.phase.value == "hand_over":
             break
-        for seat in range(4):
+        for seat in range(step % 2, 4, 2):
             shown = view(state, seat)
             public = set(state.hands[seat]) | set(state.discard)
             for meld in state.melds:
