@@ -13,8 +13,10 @@ Run (from the repository root)::
     .venv/bin/python bench/bots/bench_decisions.py --json out.json
 
 Only decisions with more than one legal action are timed (with one, every level returns it at
-once). The hard bot runs at its live budget (``hard.DEFAULT_PLAYOUTS``) without a clock cap, so
-the figure is the budget's own cost; ``--cap`` times it with the live 1 s cap as well.
+once). The bots' cache of hand splits is emptied before every timed call, so no level profits
+from the work of the one timed before it on the same position. The hard bot runs at its live
+budget (``hard.DEFAULT_PLAYOUTS``) without a clock cap, so the figure is the budget's own cost;
+``--cap`` times it with the live 1 s cap as well.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ if str(REPO_ROOT) not in sys.path:
 from games import engine  # noqa: E402
 from games.bots import LEVELS, choose_action  # noqa: E402
 from games.bots import hard as hard_bot  # noqa: E402
+from games.bots.partition import clear_cache  # noqa: E402
 
 
 def pin_to_one_core() -> int | None:
@@ -93,6 +96,7 @@ def main() -> None:
         runs["hard (1 s cap)"] = []
     for index, (seen, legal) in enumerate(positions):
         for name in runs:
+            clear_cache()
             rng = random.Random(index)
             began = time.perf_counter()
             if name == "hard":

@@ -74,6 +74,9 @@ def main() -> None:
         verdict = "meets" if low >= goal else ("misses" if high < goal else "inconclusive for")
         print(f"\n{stronger} v {weaker}:\n{format_table(report)}")
         print(
+            f"processor time {report.cpu_seconds / 60:.1f} min ({report.seconds / 60:.1f} min wall)"
+        )
+        print(
             f"{stronger} won {rate:.1%} (95% CI {low:.1%}-{high:.1%}): {verdict} the "
             f"{goal:.0%} goal\n",
             flush=True,
@@ -89,9 +92,14 @@ def main() -> None:
             },
             "hands": report.hands,
             "seconds": report.seconds,
+            "cpu_seconds": report.cpu_seconds,
         }
     total = time.perf_counter() - began
-    print(f"whole run: {total / 60:.1f} minutes")
+    cpu = sum(item["cpu_seconds"] for item in results.values())
+    print(
+        f"whole run: {total / 60:.1f} minutes wall; {cpu / 60:.1f} processor-minutes, "
+        f"{cpu / 120:.1f} minutes on 2 otherwise idle cores"
+    )
     if args.json:
         args.json.write_text(
             json.dumps(

@@ -13,7 +13,7 @@ from games.engine.actions import Action
 from games.engine.cards import JOKER, RANK_INDEX
 
 from .legal import LegalMoves
-from .partition import best_partition
+from .partition import best_partition, going_out_split
 from .points import in_hand_table
 from .seat_view import SeatView
 
@@ -70,6 +70,9 @@ def _play(seen: SeatView, moves: LegalMoves, rng: random.Random) -> Action:
         # Every listed meld or lay-off uses the duty card; take the one scoring most.
         return max(plays, key=lambda action: _cards_points(action, values))
     split = best_partition(seen.hand, seen.rules, {}, {})
+    out = going_out_split(seen.hand, seen.rules, {}, split)
+    if out is not None:
+        split = out[0]
     for shape in sorted(split.melds, key=lambda shape: -len(shape.cards)):
         action = moves.meld_for(shape)
         if action is not None:

@@ -38,6 +38,9 @@ STRENGTH_PLAYOUTS = 96
 """Playouts per decision in the strength run (bench/bots/bench_strength.py)."""
 """Playouts per decision in live play (measured under 1 s at p95 on one core: docs/bots.md)."""
 MAX_CANDIDATES = 4
+OVERRIDE_MARGIN = 1.0
+"""Points per deal by which a candidate must beat the medium bot's own choice to replace it:
+below that the difference is as likely noise from the few deals as a real edge."""
 MAX_PLIES = 60
 NEAR_END_STOCK = 6
 NEAR_END_HAND = 3
@@ -100,7 +103,11 @@ def search(
     playouts: int,
     time_limit_s: float | None,
 ) -> Action | None:
-    """The candidate with the best mean outcome over random deals of the hidden cards."""
+    """The candidate with the best mean outcome over random deals of the hidden cards.
+
+    ``candidates[0]`` is the default (the medium bot's choice); another candidate replaces it
+    only when it wins by ``OVERRIDE_MARGIN`` points per deal.
+    """
     began = time.perf_counter()
     deals = max(1, playouts // len(candidates))
     totals = [0.0] * len(candidates)
@@ -118,6 +125,8 @@ def search(
     if not played:
         return None
     best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
+    if totals[best] - totals[0] < OVERRIDE_MARGIN * played:
+        return candidates[0]
     return candidates[best]
 
 

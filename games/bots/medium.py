@@ -19,7 +19,7 @@ from games.engine.cards import JOKER, RANK_INDEX, SUITS
 from games.engine.melds import MeldShape, code_at, meld_exists_with
 
 from .legal import LegalMoves
-from .partition import Partition, best_partition
+from .partition import Partition, best_partition, going_out_split
 from .points import reading_points
 from .prospects import Outlook, leftover_value, outlook
 from .seat_view import SeatView
@@ -138,9 +138,14 @@ def _play(
     plays: list[Action] = [*moves.melds, *moves.layoffs, *moves.switches]
     if seen.duty is not None and plays:
         return _best_play(seen, plays, look)
-    split = best_partition(seen.hand, seen.rules, {}, look.layoffs_in(seen.hand))
-    going_out = len(split.rest) <= 1
-    hold = not going_out and _safe_to_hold(seen, style)
+    layoffs = look.layoffs_in(seen.hand)
+    split = best_partition(seen.hand, seen.rules, {}, layoffs)
+    out = going_out_split(seen.hand, seen.rules, layoffs, split)
+    if out is not None:
+        action = _follow(out[0], out[1], moves)
+        if action is not None:
+            return action
+    hold = out is None and _safe_to_hold(seen, style)
     for shape in sorted(split.melds, key=lambda shape: -_shape_value(seen, shape)):
         if hold and _shape_value(seen, shape) >= style.hold_min_points:
             continue
@@ -160,6 +165,22 @@ def _play(
     if plays:
         return _best_play(seen, plays, look)
     return rng.choice(moves.actions)
+
+
+def _follow(plan: Partition, last: str | None, moves: LegalMoves) -> Action | None:
+    """The next move of ``plan`` (melds, then lay-offs, then throwing ``last``) if legal."""
+    for shape in plan.melds:
+        action = moves.meld_for(shape)
+        if action is not None:
+            return action
+    for card, spot, _points in plan.layoffs:
+        options = moves.layoffs_of(card)
+        exact = [action for action in options if action.meld == spot.meld]
+        if exact or options:
+            return (exact or options)[0]
+    if last is not None and last in moves.discards:
+        return moves.discards[last]
+    return None
 
 
 def _shape_value(seen: SeatView, shape: MeldShape) -> int:

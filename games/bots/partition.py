@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.engine.cards import SORT_KEY
 from games.engine.melds import LayOffSpot, MeldShape, enumerate_melds
@@ -38,6 +38,11 @@ class Partition:
 
 
 _CACHE: dict[tuple[object, ...], Partition] = {}
+
+
+def clear_cache() -> None:
+    """Forget remembered splits (benchmarks time decisions from a cold start)."""
+    _CACHE.clear()
 
 
 def best_partition(
@@ -179,3 +184,33 @@ class _Search:
                 best = (total, melds, layoffs)
         self.memo[mask] = best
         return best
+
+
+def going_out_split(
+    hand: Sequence[str],
+    rules: Rules,
+    layoff_points: dict[str, tuple[LayOffSpot, int]],
+    split: Partition,
+) -> tuple[Partition, str | None] | None:
+    """A split that empties the hand this turn, and the card to throw last (None: meld all).
+
+    ``split`` is the best split of ``hand``. Going out needs at most one card left over; when
+    the rules demand a final discard (boathouse) and everything melds, one card is held back:
+    the one whose absence costs fewest points (the returned split lists it as ``rest``).
+    """
+    if len(split.rest) > 1:
+        return None
+    if len(split.rest) == 1:
+        return split, split.rest[0]
+    if not rules.must_discard_to_go_out:
+        return split, None
+    best: tuple[Partition, str | None] | None = None
+    for card in dict.fromkeys(hand):
+        rest = list(hand)
+        rest.remove(card)
+        trial = best_partition(
+            rest, rules, {}, {c: layoff_points[c] for c in rest if c in layoff_points}
+        )
+        if not trial.rest and (best is None or trial.points > best[0].points):
+            best = (replace(trial, rest=(card,)), card)
+    return best

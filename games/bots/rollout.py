@@ -36,7 +36,7 @@ from games.engine.moves import apply, legal_actions, take_depths
 from games.engine.state import HandState, Phase
 from games.engine.views import known_holdings
 
-from .partition import Partition, best_partition
+from .partition import Partition, best_partition, going_out_split
 from .points import in_hand_table, reading_points, spot_points
 
 TAKE_MARGIN = 1.5
@@ -168,6 +168,10 @@ def _play_wishes(state: HandState, seat: int) -> list[Action]:
         return [Float(seat)]
     split = _split(state, hand)
     wishes: list[Action] = []
+    if not split.rest and state.rules.must_discard_to_go_out:
+        out = going_out_split(hand, state.rules, _layoff_table(state, hand), split)
+        if out is not None and out[1] is not None:
+            split = out[0]
     duty = state.obligation
     melds = sorted(split.melds, key=lambda shape: -len(shape.cards))
     if duty is not None:

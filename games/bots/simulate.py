@@ -70,6 +70,8 @@ class GameResult:
     moves: int
     decisions: tuple[int, ...]
     think_s: tuple[float, ...]
+    cpu_s: float = 0.0
+    """Processor time the game took in its worker process."""
 
 
 @dataclass
@@ -107,6 +109,11 @@ class SimReport:
     @property
     def hands(self) -> int:
         return sum(len(game.hand_scores) for game in self.games)
+
+    @property
+    def cpu_seconds(self) -> float:
+        """Processor time of all games, whichever process played them."""
+        return sum(game.cpu_s for game in self.games)
 
     def hands_per_second(self) -> float:
         return self.hands / self.seconds if self.seconds > 0 else 0.0
@@ -149,6 +156,7 @@ def seat_levels(config: SimConfig, index: int) -> tuple[str, ...]:
 
 def play_game(config: SimConfig, index: int) -> GameResult:
     """Play game ``index`` of ``config`` to its end."""
+    cpu_began = time.process_time()
     rules = config.rules()
     levels = seat_levels(config, index)
     n = len(levels)
@@ -190,6 +198,7 @@ def play_game(config: SimConfig, index: int) -> GameResult:
         moves=moves,
         decisions=tuple(decisions),
         think_s=tuple(think),
+        cpu_s=time.process_time() - cpu_began,
     )
 
 
