@@ -74,11 +74,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not allowed:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.seat = seat
+        self.seat = seat  # the seat counted for presence; moves and views look it up afresh
         await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
         await self.accept()
         if self.seat is not None:
-            await db(services.seat_presence)(table_id=self.table_id, seat=self.seat, delta=1)
+            await db(services.seat_presence)(
+                table_id=self.table_id, seat=self.seat, user_id=self.user.pk, delta=1
+            )
         await self._push_state()
 
     def _access(self) -> tuple[bool, int | None] | None:
@@ -105,7 +107,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             broadcast.table_group(self.table_id), self.channel_name
         )
         if self.seat is not None:
-            await db(services.seat_presence)(table_id=self.table_id, seat=self.seat, delta=-1)
+            await db(services.seat_presence)(
+                table_id=self.table_id, seat=self.seat, user_id=self.user.pk, delta=-1
+            )
 
     # --- from the client -----------------------------------------------------------------
 
@@ -149,7 +153,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise ProtocolError("unknown", "Unknown frame type.")
 
     async def _move(self, frame: dict[str, Any]) -> None:
-        if self.seat is None:
+        # Seats change before a game starts (the host may remove a player): always act for
+        # the seat the user holds now, never the one they held when the socket opened.
+        seat = await db(self._seat_now)()
+        if seat is None:
             raise ProtocolError("not_seated", "Spectators cannot make moves.")
         frame_id = frame.get("id")
         if not isinstance(frame_id, str) or not 0 < len(frame_id) <= MAX_ID_LENGTH:
@@ -162,7 +169,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise ProtocolError("malformed", "A move needs an action object.")
         outcome = await db(services.move_submit)(
             table_id=self.table_id,
-            seat=self.seat,
+            seat=seat,
             action=action,
             expected_version=version,
             client_id=frame_id,
@@ -215,9 +222,17 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _render(self, version: int | None = None) -> tuple[str, int]:
         snap = selectors.load_snapshot(self.table_id, version)
+        seat = snap.seat_of(self._user_id())
         if self.json_mode:
-            return json.dumps(presenters.state_payload(snap, self.seat)), snap.version
-        return presenters.state_html(snap, self.seat, self.user), snap.version
+            return json.dumps(presenters.state_payload(snap, seat)), snap.version
+        return presenters.state_html(snap, seat, self.user), snap.version
+
+    def _user_id(self) -> int | None:
+        user = self.user
+        return user.pk if user is not None and user.is_authenticated else None
+
+    def _seat_now(self) -> int | None:
+        return selectors.load_snapshot(self.table_id).seat_of(self._user_id())
 
     async def _send_json(self, payload: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(payload))

@@ -65,8 +65,20 @@ def seats_summary(snap: TableSnapshot) -> list[dict[str, Any]]:
 
 
 def score_sheet(snap: TableSnapshot) -> list[dict[str, Any]]:
-    """One row per finished hand of the current game: the engine's per-seat result."""
-    return [{"hand": h.number, "dealer": h.dealer, "result": h.result} for h in snap.past_hands]
+    """One row per finished hand of the current game: each seat's figures, without the
+    per-card lines (a finished hand's cards are in its own view and on the game page; every
+    state frame need not carry all of them again)."""
+    return [
+        {"hand": h.number, "dealer": h.dealer, "result": _figures(h.result)}
+        for h in snap.past_hands
+    ]
+
+
+def _figures(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    seats = [{k: v for k, v in seat.items() if k != "lines"} for seat in result.get("seats", [])]
+    return {**result, "seats": seats}
 
 
 def game_summary(snap: TableSnapshot) -> dict[str, Any] | None:
@@ -201,10 +213,11 @@ def _game_names(game: Game, fallback: list[str]) -> list[str]:
 
 
 def _deadline(snap: TableSnapshot) -> str | None:
-    hand = snap.hand
-    if hand is None or hand.status != Hand.Status.PLAYING or hand.turn_deadline is None:
+    """The turn clock's deadline (games.clock stores it on the table), or None."""
+    table = snap.table
+    if table.due_kind != "clock" or table.due_at is None:
         return None
-    return hand.turn_deadline.isoformat()
+    return table.due_at.isoformat()
 
 
 def state_html(snap: TableSnapshot, seat: int | None, user: Any) -> str:

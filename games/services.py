@@ -10,6 +10,7 @@ is a conditional UPDATE, so it holds on SQLite too, where ``select_for_update`` 
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable
 from copy import copy
 from dataclasses import dataclass, field
@@ -195,13 +196,23 @@ def _seats(table: Table) -> list[Seat]:
 
 
 def seat_join(
-    *, table_id: int, user: User, index: int | None = None, allow_multiple: bool = False
+    *,
+    table_id: int,
+    user: User,
+    index: int | None = None,
+    allow_multiple: bool = False,
+    invite: str | None = None,
 ) -> Seat:
-    """Sit down at a waiting table: in the seat asked for, else the first free one."""
+    """Sit down at a waiting table: in the seat asked for, else the first free one.
+
+    A private table takes only people who bring its invite token.
+    """
     if user.is_bot:
         raise TableError("forbidden", "Bot accounts cannot sit down.")
     with transaction.atomic():
         table = _waiting_table(table_id)
+        if table.is_private and not secrets.compare_digest(invite or "", table.invite_token):
+            raise TableError("no_invite", "This table is private: use the invite link to join.")
         seats = _seats(table)
         if any(s.user_id == user.pk for s in seats):
             raise TableError("already_seated", "You already have a seat at this table.")
@@ -603,7 +614,7 @@ def hand_pause_seconds() -> float:
 # --- presence and chat (no version bump: neither changes the game) --------------------------
 
 
-def seat_presence(*, table_id: int, seat: int, delta: int) -> None:
+def seat_presence(*, table_id: int, seat: int, user_id: int | None = None, delta: int) -> None:
     """Count a seated person's open sockets; tell the table when they come or go.
 
     Presence is not game state, so the version does not move. When the last socket of a
@@ -614,25 +625,23 @@ def seat_presence(*, table_id: int, seat: int, delta: int) -> None:
 
     from games import broadcast, tasks
 
+    seats = Seat.objects.filter(table_id=table_id, index=seat)
+    if user_id is not None:
+        seats = seats.filter(user_id=user_id)  # not a seat the user has since lost
     with transaction.atomic():
-        Seat.objects.filter(table_id=table_id, index=seat).update(
+        if not seats.update(
             connections=Case(
                 When(connections__lt=-delta, then=Value(0)),
                 default=F("connections") + delta,
             )
-        )
-        row = (
-            Seat.objects.filter(table_id=table_id, index=seat)
-            .values_list("connections", "table__status")
-            .first()
-        )
+        ):
+            return
+        row = seats.values_list("connections", "table__status").first()
         if row is None:
             return
         connections, status = row
         gone = connections == 0 and status == Table.Status.PLAYING
-        Seat.objects.filter(table_id=table_id, index=seat).update(
-            disconnected_at=timezone.now() if gone else None
-        )
+        seats.update(disconnected_at=timezone.now() if gone else None)
     presence = {"seat": seat, "connected": bool(connections)}
     broadcast.table_presence(table_id, presence)
     if gone:

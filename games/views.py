@@ -226,13 +226,14 @@ def _index(request: HttpRequest) -> int | None:
 @login_required
 @require_POST
 def seat_join(request: HttpRequest, table_id: int) -> HttpResponse:
-    _get_table(request, table_id)
+    table, _seat = _get_table(request, table_id)
     try:
         services.seat_join(
             table_id=table_id,
             user=request.user,
             index=_index(request),
             allow_multiple=request.POST.get("allow_multiple") == "1",
+            invite=table.invite_token if _may_see(request, table, False) else None,
         )
     except services.TableError as exc:
         return _refused(request, table_id, exc)

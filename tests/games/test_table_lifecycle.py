@@ -173,3 +173,14 @@ def test_changes_are_announced_only_after_commit(alice, django_capture_on_commit
     with django_capture_on_commit_callbacks() as callbacks:
         _create(alice)
     assert len(callbacks) == 1
+
+
+def test_a_private_table_takes_only_players_with_its_invite(alice, bob):
+    table = _create(alice, is_private=True)
+    with pytest.raises(services.TableError) as refused:
+        services.seat_join(table_id=table.pk, user=bob)
+    assert refused.value.code == "no_invite"
+    with pytest.raises(services.TableError):
+        services.seat_join(table_id=table.pk, user=bob, invite="guess")
+    services.seat_join(table_id=table.pk, user=bob, invite=table.invite_token)
+    assert _occupants(table) == [alice.pk, bob.pk, None]

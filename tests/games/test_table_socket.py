@@ -213,3 +213,39 @@ async def test_flooding_the_socket_is_rate_limited(alice):
         codes.append(frame.get("code", frame["type"]))
     assert "rate_limited" in codes
     await ws.disconnect()
+
+
+async def test_a_player_removed_from_a_seat_no_longer_acts_or_sees_for_it(alice, bob):
+    """The host removes Bob and Carol takes his seat: Bob's open socket gets neither her
+    cards nor her moves."""
+    from games import services
+    from tests.conftest import make_player
+
+    def setup() -> tuple[Table, object]:
+        table = services.table_create(
+            host=alice, name="t", preset="standard", options={}, num_seats=2, turn_seconds=60
+        )
+        services.seat_join(table_id=table.pk, user=bob)
+        return table, make_player("carol", "Carol")
+
+    table, carol = await database_sync_to_async(setup)()
+    ws = await _connect(table, bob)
+    assert (await _state(ws))["you"] == 1
+
+    def replace_bob_with_carol_and_start() -> None:
+        services.seat_remove_player(table_id=table.pk, by=alice, index=1)
+        services.seat_join(table_id=table.pk, user=carol, index=1)
+        services.table_start(table_id=table.pk, by=alice)
+
+    await database_sync_to_async(replace_bob_with_carol_and_start)()
+    state = await _state(ws)
+    while state["table"]["status"] != "playing":
+        state = await _state(ws)
+    assert state["you"] is None and "hand" not in state["view"] and state["legal"] == []
+    await ws.send_json_to(
+        {"id": "b1", "version": state["version"], "action": {"type": "draw_stock"}}
+    )
+    error = await _frame_of(ws, "error")
+    assert error["code"] == "not_seated"
+    assert await _moves(table) == 0
+    await ws.disconnect()
