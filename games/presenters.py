@@ -109,7 +109,18 @@ def state_payload(snap: TableSnapshot, seat: int | None) -> dict[str, Any]:
         "view": seat_view(snap, seat),
         "legal": seat_legal(snap, seat),
         "game": game_summary(snap),
+        "clock": clock_summary(snap),
     }
+
+
+def clock_summary(snap: TableSnapshot) -> dict[str, Any] | None:
+    """The running turn clock or claim window: the server's deadline and the time left."""
+    from games import clock
+
+    left = clock.seconds_left(snap.table)
+    if left is None:
+        return None
+    return {"deadline": snap.table.due_at.isoformat(), "seconds_left": round(left, 1)}
 
 
 # --- HTML (htmx out-of-band fragments) -------------------------------------------------------

@@ -174,3 +174,11 @@ def test_the_claim_window_closes_at_its_deadline(alice):
     last = Move.objects.order_by("-id").first()
     assert (last.seat, last.actor, last.action) == (-1, Move.Actor.CLOCK, {"type": "close_claims"})
     assert selectors.load_snapshot(table.pk).state.phase != engine.Phase.CLAIM
+
+
+def test_the_state_frame_carries_the_servers_deadline(alice_first):
+    from games import presenters
+
+    frame = presenters.state_payload(selectors.load_snapshot(alice_first.pk), 0)
+    assert frame["clock"]["deadline"] == alice_first.due_at.isoformat()
+    assert 0 < frame["clock"]["seconds_left"] <= 60
