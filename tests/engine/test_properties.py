@@ -47,7 +47,8 @@ from games.engine import (
     state_to_json,
     view,
 )
-from games.engine.moves import _exec_take, take_depths
+from games.engine.duties import take_depths
+from games.engine.transitions import exec_take
 from tests.engine.helpers import all_cards, movers
 
 SWITCHES = (
@@ -135,7 +136,7 @@ def check_takes(state: HandState, seat: int) -> None:
         return
     offered = set(take_depths(state, seat))
     for depth in range(len(state.discard)):
-        after = _exec_take(state, TakeDiscard(seat, depth), None, [])
+        after = exec_take(state, TakeDiscard(seat, depth), None, [])
         assert (depth in offered) == bool(legal_actions(after, seat)), depth
 
 
