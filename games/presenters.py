@@ -185,6 +185,7 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
             else []
         ),
         "deadline": _deadline(snap),
+        "covered": _covered(snap, seat),
     }
     if view is not None:
         ctx.update(
@@ -221,6 +222,14 @@ def _shown_totals(snap: TableSnapshot, view: dict[str, Any] | None) -> list[int]
 def _game_names(game: Game, fallback: list[str]) -> list[str]:
     players = game.players or []
     return [p.get("name", fallback[i] if i < len(fallback) else "") for i, p in enumerate(players)]
+
+
+def _covered(snap: TableSnapshot, seat: int | None) -> bool:
+    """A bot plays this person's seat after timeouts or a lost connection ("I'm back")."""
+    if seat is None or snap.table.status != Table.Status.PLAYING:
+        return False
+    info = snap.seats[seat]
+    return info.autoplay and not info.left
 
 
 def _deadline(snap: TableSnapshot) -> str | None:

@@ -351,6 +351,7 @@
       const minutes = Math.floor(left / 60);
       const seconds = String(left % 60).padStart(2, "0");
       clock.textContent = `to move · ${minutes}:${seconds}`;
+      clock.classList.toggle("clock-warning", left <= 10);
     });
   }
 

@@ -182,3 +182,21 @@ def test_the_state_frame_carries_the_servers_deadline(alice_first):
     frame = presenters.state_payload(selectors.load_snapshot(alice_first.pk), 0)
     assert frame["clock"]["deadline"] == alice_first.due_at.isoformat()
     assert 0 < frame["clock"]["seconds_left"] <= 60
+
+
+def test_a_covered_player_sees_im_back_and_takes_the_seat_back(alice, alice_first, client):
+    from django.urls import reverse
+
+    from games import presenters
+
+    table = alice_first
+    Seat.objects.filter(table=table, index=0).update(autoplay=True)
+    Table.objects.filter(pk=table.pk).update(version=table.version + 1)
+    html = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
+    assert "I'm back" in html
+    client.force_login(alice)
+    response = client.post(reverse("seat_back", args=[table.pk]))
+    assert response.status_code in (204, 302)
+    assert not Seat.objects.get(table=table, index=0).autoplay
+    html = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
+    assert "I'm back" not in html
