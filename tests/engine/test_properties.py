@@ -180,10 +180,10 @@ def test_random_legal_play_keeps_every_invariant(table: tuple[Rules, int, int]) 
         idle = [other for other in range(players) if other not in seats]
         if idle:
             assert legal_actions(state, rng.choice(idle)) == []
-        if steps % 4 == 0:
+        if steps % 6 == 0:
             check_exactness(state, seat, rng)
             check_takes(state, seat)
-        if steps % 9 == 0:
+        if steps % 12 == 0:
             check_view(state, rng.randrange(players), rng)
         state, events = apply(state, rng.choice(options))
         assert events
