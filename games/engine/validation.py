@@ -347,8 +347,6 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
         raise IllegalAction(f"Say which end of {shown} the joker goes: as the {choices}.")
     spot = spots[0]
     duty = state.obligation
-    if state.floating_turn and card != state.hands[seat][0]:  # pragma: no cover - one card
-        raise IllegalAction("You are floating: lay off the card you drew.")
     if duty is not None and duty.timing == "lay_off" and card != duty.card:
         raise IllegalAction(duty_refusal(duty))
     problem = play_problem(state, seat, (card,), None, "lay_off", spot)
