@@ -37,8 +37,10 @@ from .legal import sort_legal
 from .seat_view import SeatView, ViewError, read_view
 
 LEVELS = ("easy", "medium", "hard")
+LIVE_TIME_LIMIT_S = 1.0
+"""The wall-clock cap live play should pass as ``time_limit_s`` (only the hard bot uses it)."""
 
-__all__ = ["LEVELS", "SeatView", "ViewError", "choose_action", "read_view"]
+__all__ = ["LEVELS", "LIVE_TIME_LIMIT_S", "SeatView", "ViewError", "choose_action", "read_view"]
 
 
 def choose_action(

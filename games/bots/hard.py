@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine.actions import Action, Discard
+from games.engine.errors import FormatError
 from games.engine.moves import apply
 from games.engine.state import HandState, Phase
 from games.engine.views import deal_from_view
@@ -31,7 +32,7 @@ from .legal import LegalMoves, sort_legal
 from .partition import best_partition
 from .prospects import outlook
 from .rollout import Redealer, estimate, quick_step
-from .seat_view import SeatView, read_view
+from .seat_view import SeatView, ViewError, read_view
 
 DEFAULT_PLAYOUTS = 96
 STRENGTH_PLAYOUTS = 96
@@ -112,7 +113,11 @@ def search(
     deals = max(1, playouts // len(candidates))
     totals = [0.0] * len(candidates)
     played = 0
-    redealer = Redealer(deal_from_view(view, random.Random(rng.getrandbits(64))), seat)
+    try:
+        template = deal_from_view(view, random.Random(rng.getrandbits(64)))
+    except FormatError as error:
+        raise ViewError(f"The hard bot cannot deal out this view: {error.reason}") from error
+    redealer = Redealer(template, seat)
     for _deal in range(deals):
         state = redealer.deal(rng)
         to_end = _near_end(state, seat)

@@ -41,6 +41,8 @@ class Style:
     haul_card: float = 1.5
     """What each card of a pile haul is worth to whoever takes it."""
     claim_margin: float = 0.0
+    max_take_options: int = 8
+    """With more legal pile depths than this, only the shallowest and deepest are weighed."""
 
 
 DEFAULT_STYLE = Style()
@@ -112,7 +114,11 @@ def rank_draws(
     if moves.draw_stock is not None:
         ranked.append((base + style.stock_draw_value, moves.draw_stock))
     free_top = seen.rules.top_discard_free and seen.stock_count > 0
-    for depth, action in sorted(moves.takes.items()):
+    takes = sorted(moves.takes.items())
+    if len(takes) > style.max_take_options:
+        half = style.max_take_options // 2
+        takes = takes[:half] + takes[-half:]
+    for depth, action in takes:
         worth = _take_worth(seen, look, depth, free_top=free_top and depth == 0)
         ranked.append((worth, action))
     if moves.decline is not None:

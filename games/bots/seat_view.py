@@ -153,7 +153,7 @@ def read_view(view: object) -> SeatView:
         )
         history = view["history"]
         turns = sum(1 for event in history if event["kind"] in _DRAW_KINDS)
-        return SeatView(
+        seen = SeatView(
             rules=rules,
             seat=seat,
             num_seats=int(view["num_seats"]),
@@ -173,6 +173,18 @@ def read_view(view: object) -> SeatView:
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ViewError(f"This seat's view is malformed: {error}") from error
+    _check_consistent(seen)
+    return seen
+
+
+def _check_consistent(seen: SeatView) -> None:
+    """Refuse a view whose cards cannot all be real: a tampered or stale view."""
+    if not 0 <= seen.seat < seen.num_seats or len(seen.hand_sizes) != seen.num_seats:
+        raise ViewError("This view's seat or hand sizes do not fit the table.")
+    if seen.hand_sizes[seen.seat] != len(seen.hand):
+        raise ViewError("This view's hand does not match its own hand size.")
+    if seen.visible_cards() - Counter(seen.rules.deck(seen.num_seats)):
+        raise ViewError("This view shows cards that are not in the deck, or shows a card twice.")
 
 
 _DRAW_KINDS = frozenset({"draw_stock", "take_discard"})

@@ -57,6 +57,28 @@ def test_it_refuses_a_view_that_shows_every_hand():
         choose_action("easy", seen, engine.legal_actions(state, seat), random.Random(1))
 
 
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_it_refuses_a_view_tampered_to_show_a_hidden_card(level):
+    state = _hand()
+    seat = state.to_act[0]
+    seen = engine.view(state, seat)
+    other_hand = state.hands[1 - seat]
+    seen["hand"] = [*seen["hand"][:-1], other_hand[0]]
+    seen["hand"].append(seen["discard"][-1])
+    seen["hand_sizes"][seat] += 1
+    with pytest.raises(ViewError, match="twice"):
+        choose_action(level, seen, engine.legal_actions(state, seat), random.Random(1))
+
+
+def test_it_refuses_a_view_whose_hand_does_not_match_its_size():
+    state = _hand()
+    seat = state.to_act[0]
+    seen = engine.view(state, seat)
+    seen["hand"].pop()
+    with pytest.raises(ViewError, match="hand size"):
+        choose_action("medium", seen, engine.legal_actions(state, seat), random.Random(1))
+
+
 def test_it_refuses_another_seats_legal_actions():
     state = _hand()
     seat = state.to_act[0]
