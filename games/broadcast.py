@@ -4,8 +4,9 @@ each socket renders its own seat's view, so no hand ever travels through a share
 from __future__ import annotations
 
 import logging
+import os
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
@@ -17,22 +18,30 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-# Set in Celery workers and management commands: there every async_to_sync call runs on a
-# fresh event loop, and channels-redis pools bound to a dead loop must be closed after use
-# (a known channels-redis 4 pitfall). Inside Daphne the send runs on the server's own loop.
-CLOSE_POOLS_AFTER_SEND = False
+def _on_a_fresh_loop() -> bool:
+    """Whether async_to_sync will run our coroutine on a loop of its own.
+
+    Inside Daphne (a thread that sync_to_async started) it runs on the server's long-lived
+    loop. Elsewhere (a Celery task, a management command) each call gets a new loop that dies
+    with it, and channels-redis pools bound to it must be closed after use (a known
+    channels-redis 4 pitfall), or connections leak and later sends fail.
+    """
+    threadlocal = SyncToAsync.threadlocal
+    loop = getattr(threadlocal, "main_event_loop", None)
+    return loop is None or getattr(threadlocal, "main_event_loop_pid", None) != os.getpid()
 
 
 def _send(group: str, message: dict[str, object]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    close_after = _on_a_fresh_loop() and hasattr(layer, "close_pools")
 
     async def send() -> None:
         try:
             await layer.group_send(group, message)
         finally:
-            if CLOSE_POOLS_AFTER_SEND and hasattr(layer, "close_pools"):
+            if close_after:
                 await layer.close_pools()
 
     try:

@@ -10,18 +10,9 @@ import logging
 import random
 
 from celery import shared_task
-from celery.signals import worker_init, worker_process_init
 from django.conf import settings
 
-from games import broadcast
-
 log = logging.getLogger(__name__)
-
-
-@worker_init.connect
-@worker_process_init.connect
-def _close_layer_pools_in_workers(**_: object) -> None:
-    broadcast.CLOSE_POOLS_AFTER_SEND = True
 
 
 def bot_delay_seconds() -> float:

@@ -108,34 +108,10 @@ def celery_worker(transactional_db) -> Iterator[object]:
 
     Tasks run in the worker's thread with real countdowns, never eagerly. They use their
     own database connection, hence `transactional_db`: data must be committed to be seen.
-
-    The worker's start-up signals (worker_init, worker_process_init) fire in this test
-    process too; what their receivers change for "a worker process" is put back afterwards.
     """
     from celery.contrib.testing.worker import start_worker
 
     from config.celery import app
 
-    saved = _worker_signal_state()
-    try:
-        with start_worker(
-            app, pool="solo", perform_ping_check=False, shutdown_timeout=10
-        ) as worker:
-            yield worker
-    finally:
-        _restore_worker_signal_state(saved)
-
-
-def _worker_signal_state() -> dict[str, object]:
-    # games.tasks sets this for worker processes, where every send runs on a fresh event
-    # loop; in the test process it would close the pools that open sockets still use.
-    from games import broadcast
-
-    return {"CLOSE_POOLS_AFTER_SEND": broadcast.CLOSE_POOLS_AFTER_SEND}
-
-
-def _restore_worker_signal_state(saved: dict[str, object]) -> None:
-    from games import broadcast
-
-    for name, value in saved.items():
-        setattr(broadcast, name, value)
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as worker:
+        yield worker

@@ -30,14 +30,14 @@ async def _connect(table: Table, user, *, query: str = "format=json") -> Websock
 
 async def _state(communicator: WebsocketCommunicator) -> dict:
     while True:
-        frame = await communicator.receive_json_from(timeout=5)
+        frame = await communicator.receive_json_from(timeout=15)
         if frame["type"] == "state":
             return frame
 
 
 async def _frame_of(communicator: WebsocketCommunicator, kind: str) -> dict:
     while True:
-        frame = await communicator.receive_json_from(timeout=5)
+        frame = await communicator.receive_json_from(timeout=15)
         if frame["type"] == kind:
             return frame
 
@@ -209,7 +209,7 @@ async def test_flooding_the_socket_is_rate_limited(alice):
         await ws.send_json_to({"type": "ping", "id": str(i)})
     codes = []
     for _ in range(int(consumers.RATE_BURST) + 5):
-        frame = await ws.receive_json_from(timeout=5)
+        frame = await ws.receive_json_from(timeout=15)
         codes.append(frame.get("code", frame["type"]))
     assert "rate_limited" in codes
     await ws.disconnect()
