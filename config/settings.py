@@ -160,10 +160,29 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# The sweeper (games/sweeper.py) is the backstop for every armed task: overdue turn clocks,
+# bot moves and next hands, lapsed disconnects, stale tables. Exactly one beat process runs it.
+SWEEP_INTERVAL_SECONDS = float(envint("SWEEP_INTERVAL_SECONDS", 5))
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "sweep-tables": {"task": "games.tasks.sweep", "schedule": SWEEP_INTERVAL_SECONDS},
+}
 # Never eager: turn clocks rely on countdowns that really wait. Unit tests run tasks in
 # Celery's in-process test worker instead (see tests/conftest.py).
 CELERY_TASK_ALWAYS_EAGER = False
+
+# --- Live tables (games/clock.py reads these) -------------------------------------------------
+# Seconds a bot "thinks" before its move is applied, so people can follow the play.
+BOT_MOVE_DELAY_SECONDS = float(envint("BOT_MOVE_DELAY_MS", 0 if TESTING else 1200)) / 1000
+# Pause between a hand's end and the next deal, so everyone can read the breakdown.
+HAND_PAUSE_SECONDS = float(envint("HAND_PAUSE_SECONDS", 0 if TESTING else 8))
+# A seated player whose last socket closed gets this long before a bot covers the seat.
+DISCONNECT_GRACE_SECONDS = float(envint("DISCONNECT_GRACE_SECONDS", 60))
+# How late a due moment may be before the sweeper steps in for its task.
+SWEEP_SLACK_SECONDS = float(envint("SWEEP_SLACK_SECONDS", 3))
+# Tables that never start are closed after this long.
+TABLE_EXPIRY_MINUTES = envint("TABLE_EXPIRY_MINUTES", 120)
+# Threads per web process for socket database work (each holds a database connection).
+SOCKET_DB_THREADS = envint("SOCKET_DB_THREADS", 16)
 
 # --- Accounts and authentication ---------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
