@@ -155,9 +155,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _move(self, frame: dict[str, Any]) -> None:
         # Seats change before a game starts (the host may remove a player): always act for
         # the seat the user holds now, never the one they held when the socket opened.
-        seat = await db(self._seat_now)()
-        if seat is None:
-            raise ProtocolError("not_seated", "Spectators cannot make moves.")
         frame_id = frame.get("id")
         if not isinstance(frame_id, str) or not 0 < len(frame_id) <= MAX_ID_LENGTH:
             raise ProtocolError("malformed", "A move needs an id of 1 to 64 characters.")
@@ -167,6 +164,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         action = frame.get("action")
         if not isinstance(action, dict):
             raise ProtocolError("malformed", "A move needs an action object.")
+        seat = await db(self._seat_now)(version)
+        if seat is None:
+            raise ProtocolError("not_seated", "Spectators cannot make moves.")
         outcome = await db(services.move_submit)(
             table_id=self.table_id,
             seat=seat,
@@ -231,8 +231,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         user = self.user
         return user.pk if user is not None and user.is_authenticated else None
 
-    def _seat_now(self) -> int | None:
-        return selectors.load_snapshot(self.table_id).seat_of(self._user_id())
+    def _seat_now(self, version: int | None = None) -> int | None:
+        """The seat the user holds at ``version`` (the one they acted on; seats only change
+        with the version, so a stale version's seat is refused with the move anyway)."""
+        return selectors.load_snapshot(self.table_id, version).seat_of(self._user_id())
 
     async def _send_json(self, payload: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(payload))

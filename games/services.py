@@ -436,6 +436,32 @@ def move_submit(
     client_id: str = "",
     actor: str = Move.Actor.HUMAN,
 ) -> MoveOutcome:
+    """Apply one action for ``seat``; a repeated ``client_id`` gets its first answer again.
+
+    Raises TableError (nothing changed) when refused.
+    """
+    try:
+        return _apply_move(
+            table_id=table_id,
+            seat=seat,
+            action=action,
+            expected_version=expected_version,
+            client_id=client_id,
+            actor=actor,
+        )
+    except _Duplicate as repeat:
+        return repeat.outcome
+
+
+def _apply_move(
+    *,
+    table_id: int,
+    seat: int,
+    action: dict[str, Any],
+    expected_version: int | None,
+    client_id: str,
+    actor: str,
+) -> MoveOutcome:
     """Apply one action for ``seat``. Raises TableError (nothing changed) when refused.
 
     ``expected_version`` is the table version the sender acted on; bots and clocks pass the
@@ -451,28 +477,27 @@ def move_submit(
 
     client_id = client_id[:64]
     try:
-        snap = selectors.load_snapshot(table_id)
+        # The version the sender acted on is usually cached: no query. If the table has
+        # moved on since, the swap below fails and the move is refused as stale.
+        snap = selectors.load_snapshot(table_id, expected_version)
     except Table.DoesNotExist:
         raise TableError("no_table", "There is no such table.") from None
     hand = snap.hand
+    if expected_version is not None and expected_version != snap.version:
+        raise _stale(snap, seat, client_id)
     if snap.table.status != Table.Status.PLAYING or hand is None or snap.state is None:
         raise TableError("not_playing", "No game is being played at this table.")
-    if client_id:
-        done = _done_move(hand.pk, seat, client_id)
-        if done is not None:
-            return done
     if hand.status != Hand.Status.PLAYING:
         raise TableError("hand_over", "This hand is over.", version=snap.version)
-    if expected_version is not None and expected_version != snap.version:
-        raise TableError(
-            "stale",
-            "The table has moved on since you acted; here is where it stands now.",
-            version=snap.version,
-        )
     try:
         parsed = engine.action_from_json(action, seat)
         new_state, events = engine.apply(snap.state, parsed)
     except engine.IllegalAction as exc:
+        # Judged on the version the sender saw (from cache); if the table has moved on, the
+        # honest answer is "stale" and a resync, not a refusal of an old position.
+        current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+        if current != snap.version:
+            raise _stale(snap, seat, client_id, current) from None
         raise TableError("illegal", str(exc), version=snap.version) from None
 
     version = snap.version + 1
@@ -503,6 +528,7 @@ def move_submit(
         )
         if won != 1:
             raise _lost_race(table_id, hand.pk, seat, client_id)
+        deadline_moved = (table.due_kind, table.due_at) != (snap.table.due_kind, snap.table.due_at)
         Move.objects.create(
             hand=hand,
             seq=seq,
@@ -525,7 +551,9 @@ def move_submit(
             version,
             lobby=game_over,
             work=selectors.work_for(after),
-            arm_clock=actor != Move.Actor.CLOCK,
+            # The clock task is armed for a deadline, not a version: it stays valid while
+            # the same turn goes on, so only a new deadline needs a new task.
+            arm_clock=actor != Move.Actor.CLOCK and deadline_moved,
         )
     return MoveOutcome(
         version=version,
@@ -533,6 +561,27 @@ def move_submit(
         events=[e.to_json() for e in events],
         hand_over=hand_over,
         game_over=game_over,
+    )
+
+
+class _Duplicate(TableError):
+    """Not an error: the move was applied before; carries the first answer."""
+
+    def __init__(self, outcome: MoveOutcome) -> None:
+        super().__init__("duplicate", "Already applied.", version=outcome.version)
+        self.outcome = outcome
+
+
+def _stale(snap: Any, seat: int, client_id: str, current: int | None = None) -> TableError:
+    """A move for an old version: a repeat of one applied before, or really stale."""
+    if client_id and snap.hand is not None:
+        done = _done_move(snap.hand.pk, seat, client_id)
+        if done is not None:
+            return _Duplicate(done)
+    return TableError(
+        "stale",
+        "The table has moved on since you acted; here is where it stands now.",
+        version=snap.version if current is None else current,
     )
 
 
@@ -552,6 +601,10 @@ def _lost_race(table_id: int, hand_id: int, seat: int, client_id: str) -> TableE
     current = Table.objects.filter(pk=table_id).values_list("version", "status").first()
     if current is None:
         return TableError("no_table", "There is no such table.")
+    if client_id:
+        done = _done_move(hand_id, seat, client_id)
+        if done is not None:
+            return _Duplicate(done)
     version, status = current
     if status != Table.Status.PLAYING:
         return TableError("not_playing", "No game is being played at this table.", version=version)
@@ -690,12 +743,15 @@ def seat_back(*, table_id: int, user: User) -> None:
         _announce(table.pk, version)
 
 
-def clock_expired(*, table_id: int, version: int, now: Any = None) -> bool:
+def clock_expired(
+    *, table_id: int, version: int | None = None, deadline: Any = None, now: Any = None
+) -> bool:
     """Play the default for a turn (or close a claim window) whose time ran out.
 
-    Does nothing unless the table is still at ``version`` and its clock is due, so a late,
-    repeated or superseded task is harmless. A move made just before the deadline wins: it
-    moved the version, and this sees that.
+    Does nothing unless the table's clock is due and still the one the caller means: the
+    same ``deadline`` (the armed task's) or the same ``version`` (the sweeper's), so a late,
+    repeated or superseded call is harmless. A move that ends the turn just before the
+    deadline wins: the deadline moves on with the next turn, and this sees that.
     """
     from games import selectors
     from games.timeouts import timeout_action
@@ -703,10 +759,15 @@ def clock_expired(*, table_id: int, version: int, now: Any = None) -> bool:
     now = now or timezone.now()
     snap = selectors.load_snapshot(table_id)
     table = snap.table
-    if snap.version != version or table.due_kind != clock.CLOCK or table.due_at is None:
+    if table.due_kind != clock.CLOCK or table.due_at is None or snap.state is None:
         return False
-    if table.due_at > now or snap.state is None:
+    if version is not None and snap.version != version:
         return False
+    if deadline is not None and table.due_at != deadline:
+        return False
+    if table.due_at > now:
+        return False
+    version = snap.version
     state = snap.state
     if state.phase == engine.Phase.CLAIM:
         _clock_move(table_id, -1, {"type": "close_claims"}, version)

@@ -42,7 +42,7 @@ def schedule_table_work(
     if work.next_hand_due:
         start_next_hand.apply_async((table_id, version), countdown=hand_pause_seconds())
     if work.clock_at is not None and arm_clock:
-        turn_timeout.apply_async((table_id, version), eta=work.clock_at)
+        turn_timeout.apply_async((table_id, work.clock_at.isoformat()), eta=work.clock_at)
 
 
 @shared_task(acks_late=True)
@@ -61,11 +61,13 @@ def start_next_hand(table_id: int, version: int) -> bool:
 
 
 @shared_task(acks_late=True)
-def turn_timeout(table_id: int, version: int) -> bool:
-    """The turn clock (or claim window) ran out at ``version``: play the default for it."""
+def turn_timeout(table_id: int, deadline: str) -> bool:
+    """The turn clock (or claim window) armed for ``deadline`` ran out: play the default."""
+    from datetime import datetime
+
     from games import services
 
-    return services.clock_expired(table_id=table_id, version=version)
+    return services.clock_expired(table_id=table_id, deadline=datetime.fromisoformat(deadline))
 
 
 @shared_task(acks_late=True)

@@ -228,3 +228,24 @@ def test_two_concurrent_submissions_for_one_turn_apply_exactly_once(alice):
     assert len(applied) == 1 and len(refused) == 1
     assert refused[0].code == "stale"
     assert Move.objects.filter(hand__game__table=table).count() == 1
+
+
+def test_a_move_judged_on_an_old_cached_version_is_stale_not_illegal(bot_table):
+    seat = acting_seat(bot_table)
+    old = selectors.load_snapshot(bot_table.pk)  # cached, as a socket would have it
+    services.move_submit(
+        table_id=bot_table.pk,
+        seat=seat,
+        action={"type": "draw_stock"},
+        expected_version=old.version,
+    )
+    card = old.state.hands[seat][0]  # discarding was not allowed at the old version
+    with pytest.raises(services.TableError) as refused:
+        services.move_submit(
+            table_id=bot_table.pk,
+            seat=seat,
+            action={"type": "discard", "card": card},
+            expected_version=old.version,
+        )
+    assert refused.value.code == "stale"
+    assert refused.value.version == old.version + 1
