@@ -130,6 +130,10 @@ DATABASES = _backends["DATABASES"]
 CHANNEL_LAYERS = _backends["CHANNEL_LAYERS"]
 MESSAGING_KIND: str = _backends["MESSAGING_KIND"]
 VAR_DIR = Path(_backends["VAR_DIR"])
+if TESTING:
+    # Threads of the test process (sync_to_async, the Celery test worker) close their
+    # connections after each use, so the test database can be dropped at the end.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
 if TESTING and DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # One file per test process: parallel runs in one checkout must not share it.
     DATABASES["default"]["TEST"]["NAME"] = str(
