@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 from games.engine.actions import Action, LayOff, Meld, SwitchJoker
 from games.engine.cards import JOKER, RANK_INDEX, SUITS
-from games.engine.melds import MeldShape, code_at, meld_exists_with
+from games.engine.melds import MeldShape, code_at, meld_exists_with, resolve_meld
 
 from .legal import LegalMoves
 from .partition import Partition, best_partition, going_out_split
-from .points import reading_points
+from .points import reading_points, shape_points
 from .prospects import Outlook, leftover_value, outlook
 from .seat_view import SeatView
 
@@ -190,8 +190,6 @@ def _follow(plan: Partition, last: str | None, moves: LegalMoves) -> Action | No
 
 
 def _shape_value(seen: SeatView, shape: MeldShape) -> int:
-    from .points import shape_points
-
     return shape_points(seen.rules.values, shape)
 
 
@@ -206,8 +204,6 @@ def _safe_to_hold(seen: SeatView, style: Style) -> bool:
 def _play_points(seen: SeatView, action: Action) -> int:
     values = seen.rules.values
     if isinstance(action, Meld):
-        from games.engine.melds import resolve_meld
-
         shape = resolve_meld(
             action.cards, action.reading, seen.rules.wild_jokers, seen.rules.group_suits_distinct
         )

@@ -32,10 +32,6 @@ class Partition:
     """(card, spot, points) for cards that fit the table as it is now."""
     rest: tuple[str, ...]
 
-    @property
-    def melded_cards(self) -> int:
-        return sum(len(shape.cards) for shape in self.melds) + len(self.layoffs)
-
 
 _CACHE: dict[tuple[object, ...], Partition] = {}
 

@@ -70,13 +70,6 @@ class SeatView:
     duty: Duty | None
     locked: str | None
     known: tuple[tuple[str, ...], ...]
-    turns_taken: int
-    """How many draws have been made this hand: a clock for "early" and "late"."""
-
-    def opponents(self) -> tuple[int, ...]:
-        """The other seats, in turn order from this seat's left."""
-        n = self.num_seats
-        return tuple((self.seat + offset) % n for offset in range(1, n))
 
     def next_seat(self) -> int:
         return (self.seat + 1) % self.num_seats
@@ -151,8 +144,8 @@ def read_view(view: object) -> SeatView:
             if duty_json is None
             else Duty(duty_json["card"], duty_json["timing"], bool(duty_json["new_meld_only"]))
         )
-        history = view["history"]
-        turns = sum(1 for event in history if event["kind"] in _DRAW_KINDS)
+        if not isinstance(view["history"], list):
+            raise ViewError("A view's history is a list of events.")
         seen = SeatView(
             rules=rules,
             seat=seat,
@@ -169,7 +162,6 @@ def read_view(view: object) -> SeatView:
             duty=duty,
             locked=view.get("locked"),
             known=tuple(tuple(cards) for cards in view["public_cards"]["known"]),
-            turns_taken=turns,
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ViewError(f"This seat's view is malformed: {error}") from error
@@ -185,6 +177,3 @@ def _check_consistent(seen: SeatView) -> None:
         raise ViewError("This view's hand does not match its own hand size.")
     if seen.visible_cards() - Counter(seen.rules.deck(seen.num_seats)):
         raise ViewError("This view shows cards that are not in the deck, or shows a card twice.")
-
-
-_DRAW_KINDS = frozenset({"draw_stock", "take_discard"})
