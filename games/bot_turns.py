@@ -26,7 +26,7 @@ def play_one(table_id: int, version: int, *, rng: random.Random) -> bool:
     legal = engine.legal_actions(snap.state, seat)
     if not legal:
         return False
-    action = bots.choose_action(level, view, legal, rng)
+    action = bots.choose_action(level, view, legal, rng, time_limit_s=bots.LIVE_TIME_LIMIT_S)
     try:
         services.move_submit(
             table_id=table_id,
