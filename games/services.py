@@ -282,6 +282,12 @@ def seat_leave(*, table_id: int, user: User) -> None:
             seat.left = True
             seat.autoplay = True
             seat.save(update_fields=["left", "autoplay"])
+            # The result stays the player's (leaving cannot dodge a rating); the game record
+            # says that a bot finished it for them.
+            game = Game.objects.filter(table=table, status=Game.Status.PLAYING).first()
+            if game is not None:
+                game.players[seat.index]["bot_finished"] = True
+                game.save(update_fields=["players"])
             version = _bump(table)
             _refresh_due(table)
             _announce(table.pk, version, lobby=True)

@@ -149,6 +149,8 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot(alice):
     services.seat_leave(table_id=table.pk, user=alice)
     seat = Seat.objects.get(table=table, index=0)
     assert seat.user_id == alice.pk and seat.left and seat.autoplay
+    record = Game.objects.get(table=table).players[0]
+    assert record["user"] == alice.pk and record["bot_finished"] is True
 
 
 def test_nobody_joins_a_started_table(alice, bob):
