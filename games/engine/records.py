@@ -41,44 +41,15 @@ from .errors import EngineError, FormatError, IllegalAction, RulesError
 from .events import Event
 from .moves import apply
 from .rules import Rules
+from .state import _FIELDS as STATE_FIELDS
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, new_hand
 from .views import melds_from_json
 
 FORMAT = 1
 ENGINE = "rummy500"
 
-_KEYS = frozenset(
-    {
-        "format",
-        "engine",
-        "rules",
-        "num_seats",
-        "dealer",
-        "seed",
-        "deck",
-        "totals",
-        "on_board",
-        "phase",
-        "to_act",
-        "current",
-        "hands",
-        "stock",
-        "discard",
-        "melds",
-        "obligation",
-        "locked",
-        "claim",
-        "resume",
-        "displayed",
-        "floating_turn",
-        "refills",
-        "melded_at_refill",
-        "last_stock_drawn",
-        "history",
-        "actions",
-        "end",
-    }
-)
+# Every stored key: the envelope plus each field of a HandState, so the two cannot drift apart.
+_KEYS = frozenset({"format", "engine", *STATE_FIELDS})
 
 
 def state_to_json(state: HandState) -> dict[str, Any]:
