@@ -97,6 +97,22 @@ class Socket:
         return time.monotonic()
 
 
+async def _connect_seats(
+    url: str, table: dict[str, Any], stats: Stats, *, origin: str
+) -> list[Socket]:
+    """One socket per seat of ``table``, each logged in with that seat's session."""
+    sockets = []
+    for cookie in table["cookies"]:
+        ws = await websockets.connect(
+            url,
+            additional_headers={"Cookie": f"sessionid={cookie}", "Origin": origin},
+            open_timeout=30,
+            max_size=2**22,
+        )
+        sockets.append(Socket(ws, stats))
+    return sockets
+
+
 def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     """A plausible player: draws from the stock, melds or lays off half the time, discards."""
     legal = state.get("legal") or []
@@ -125,15 +141,9 @@ async def play_table(
     origin: str,
 ) -> None:
     """Four seats of one real table: connect, then one move per second until time is up."""
-    sockets = []
-    for cookie in table["cookies"]:
-        ws = await websockets.connect(
-            f"{base}/ws/tables/{table['id']}/?format=json",
-            additional_headers={"Cookie": f"sessionid={cookie}", "Origin": origin},
-            open_timeout=30,
-            max_size=2**22,
-        )
-        sockets.append(Socket(ws, stats))
+    sockets = await _connect_seats(
+        f"{base}/ws/tables/{table['id']}/?format=json", table, stats, origin=origin
+    )
     readers = [asyncio.create_task(s.read()) for s in sockets]
     try:
         for s in sockets:
@@ -197,14 +207,7 @@ async def echo_table(
     origin: str,
 ) -> None:
     """The floor: the same pacing against the bare echo consumer."""
-    sockets = []
-    for cookie in table["cookies"]:
-        ws = await websockets.connect(
-            f"{base}/ws/echo/{table['id']}/",
-            additional_headers={"Cookie": f"sessionid={cookie}", "Origin": origin},
-            open_timeout=30,
-        )
-        sockets.append(Socket(ws, stats))
+    sockets = await _connect_seats(f"{base}/ws/echo/{table['id']}/", table, stats, origin=origin)
     for s in sockets:
         s.version = 0
     readers = [asyncio.create_task(s.read()) for s in sockets]
