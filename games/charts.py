@@ -31,8 +31,8 @@ def rating_chart(values: Sequence[float], *, label: str) -> SafeString:
     last_x, last_y = PAD + (len(values) - 1) * step, y(values[-1])
     ticks = format_html_join(
         "",
-        '<text class="chart-tick" x="4" y="{:.1f}">{:.1f}</text>',
-        ((y(v) + 4, v) for v in sorted({low, high})),
+        '<text class="chart-tick" x="4" y="{}">{}</text>',
+        ((f"{y(v) + 4:.1f}", f"{v:.1f}") for v in sorted({low, high})),
     )
     return format_html(
         '<svg class="rating-chart" viewBox="0 0 {} {}" role="img" aria-label="{}">'
@@ -40,7 +40,7 @@ def rating_chart(values: Sequence[float], *, label: str) -> SafeString:
         '<line class="chart-axis" x1="{}" y1="{}" x2="{}" y2="{}"></line>'
         "{}"
         '<polyline class="chart-line" points="{}"></polyline>'
-        '<circle class="chart-last" cx="{:.1f}" cy="{:.1f}" r="4"></circle>'
+        '<circle class="chart-last" cx="{}" cy="{}" r="4"></circle>'
         "</svg>",
         WIDTH,
         HEIGHT,
@@ -52,6 +52,6 @@ def rating_chart(values: Sequence[float], *, label: str) -> SafeString:
         HEIGHT - PAD,
         ticks,
         points,
-        last_x,
-        last_y,
+        f"{last_x:.1f}",
+        f"{last_y:.1f}",
     )

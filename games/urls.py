@@ -25,5 +25,5 @@ urlpatterns = [
         leaderboard_views.leaderboard_json,
         name="leaderboard_json",
     ),
-    path("players/<str:name>/", leaderboard_views.player_detail, name="player_detail"),
+    path("players/<path:name>/", leaderboard_views.player_detail, name="player_detail"),
 ]
