@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand
@@ -21,7 +20,7 @@ class Command(BaseCommand):
         from games.models import Game
 
         total = Game.objects.filter(status=Game.Status.FINISHED).count()
-        bar = Progress("rating", total, stream=sys.stderr, quiet=options["verbosity"] == 0)
+        bar = Progress("rating", total, stream=self.stderr._out, quiet=options["verbosity"] == 0)
         summary = ratings.replay_all(progress=bar.update)
         bar.close()
         self.stdout.write(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
 import time
 from typing import Any
 
@@ -31,7 +30,7 @@ class Command(BaseCommand):
             raise CommandError("Give at least 8 players, 0 or more games and 1 or more days.")
         quiet = options["verbosity"] == 0
         started = time.monotonic()
-        bar = Progress("games", games, stream=sys.stderr, quiet=quiet)
+        bar = Progress("games", games, stream=self.stderr._out, quiet=quiet)
         history_seed.seed(
             players=players,
             games=games,
@@ -43,7 +42,7 @@ class Command(BaseCommand):
         from games.models import Game
 
         total = Game.objects.filter(status=Game.Status.FINISHED).count()
-        bar = Progress("rating", total, stream=sys.stderr, quiet=quiet)
+        bar = Progress("rating", total, stream=self.stderr._out, quiet=quiet)
         summary = ratings.replay_all(progress=bar.update)
         bar.close()
         self.stdout.write(
