@@ -9,6 +9,7 @@ and player pages never read those. Players have a hidden strength, so the rating
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from django.utils import timezone
 
 from games import engine
+from games.bulk import insert_rows
 from games.models import Game, Table
 
 SEED_PREFIX = "seed-"
@@ -54,17 +56,35 @@ def play_out(
     return hands, totals, winners
 
 
-def finished_game(
+GAME_FIELDS = (
+    "table_id",
+    "number",
+    "status",
+    "rules",
+    "players",
+    "first_dealer",
+    "dealer_draw",
+    "totals",
+    "on_board",
+    "winners",
+    "hands_summary",
+    "started_at",
+    "finished_at",
+)
+
+
+def game_values(
     *,
-    table: Table,
+    table_id: int,
     number: int,
     seats: Sequence[Any],
     hands: Sequence[Sequence[int]],
     finished_at: dt.datetime,
     preset: str = "standard",
     winners: Sequence[int] | None = None,
-) -> Game:
-    """An unsaved finished game. ``seats`` holds users or bot level names."""
+) -> tuple[Any, ...]:
+    """A finished game's column values in ``GAME_FIELDS`` order. ``seats`` holds users or
+    bot level names."""
     totals = [sum(hand[seat] for hand in hands) for seat in range(len(seats))]
     if winners is None:
         winners = [seat for seat, total in enumerate(totals) if total == max(totals)]
@@ -74,18 +94,30 @@ def finished_game(
         else {"user": s.pk, "name": s.display_name, "bot": ""}
         for s in seats
     ]
-    return Game(
-        table=table,
-        number=number,
-        status=Game.Status.FINISHED,
-        rules=rules_json(preset),
-        players=players,
-        first_dealer=0,
-        totals=totals,
-        winners=list(winners),
-        hands_summary=[list(hand) for hand in hands],
-        finished_at=finished_at,
+    started_at = finished_at - dt.timedelta(minutes=8 * len(hands))
+    return (
+        table_id,
+        number,
+        Game.Status.FINISHED.value,
+        rules_json(preset),
+        players,
+        0,
+        [],
+        totals,
+        [True] * len(seats),
+        list(winners),
+        [list(hand) for hand in hands],
+        started_at,
+        finished_at,
     )
+
+
+def finished_game(*, table: Table, **values: Any) -> Game:
+    """An unsaved finished game (for tests and small histories); see ``game_values``."""
+    fields = dict(zip(GAME_FIELDS, game_values(table_id=table.pk, **values), strict=True))
+    game = Game(**fields)
+    game.table = table
+    return game
 
 
 def seed(
@@ -119,6 +151,7 @@ def seed(
     # A few players play a lot, most play a little, as on any games site.
     weights = [1 / (i + 1) ** 0.8 for i in range(len(users))]
     rng.shuffle(users)
+    cum_weights = list(itertools.accumulate(weights))
     presets = [p for p in engine.PRESETS.values() if p.playable]
     tables_per_batch = max(1, batch // 10)
     now = timezone.now()
@@ -145,7 +178,7 @@ def seed(
             n = max(preset.min_players, min(preset.max_players, n))
             seated: list[Any] = []
             while len(seated) < n:
-                user = rng.choices(users, weights=weights)[0]
+                user = rng.choices(users, cum_weights=cum_weights)[0]
                 if user not in seated:
                     seated.append(user)
             if rng.random() < bot_share:
@@ -156,8 +189,8 @@ def seed(
             table = tables[i % len(tables)]
             finished_at = now - dt.timedelta(seconds=rng.uniform(0, days * 86400))
             rows.append(
-                finished_game(
-                    table=table,
+                game_values(
+                    table_id=table.pk,
                     number=i // len(tables) + 1,
                     seats=seated,
                     hands=hands,
@@ -166,7 +199,7 @@ def seed(
                     winners=winners,
                 )
             )
-        Game.objects.bulk_create(rows, batch_size=batch)
+        insert_rows(Game, GAME_FIELDS, rows)
         made += count
         if progress is not None:
             progress("games", made)

@@ -161,8 +161,7 @@ class RatingBook:
     def get(self, key: tuple[int, str, str]) -> RatingState:
         state = self.ratings.get(key)
         if state is None:
-            fresh = MODEL.rating()
-            state = self.ratings[key] = RatingState(mu=fresh.mu, sigma=fresh.sigma)
+            state = self.ratings[key] = RatingState(mu=MODEL.mu, sigma=MODEL.sigma)
         return state
 
     def rate(self, record: GameRecord) -> list[SeatOutcome]:
@@ -291,9 +290,36 @@ def record_of(
     bots: dict[str, int],
     existing_users: set[int] | None = None,
 ) -> GameRecord:
+    return record_from(
+        game_id=game.pk,
+        preset=game.rules.get("preset", "standard"),
+        players=game.players,
+        totals=game.totals,
+        winners=game.winners,
+        hands=game.hands_summary,
+        finished_at=game.finished_at,
+        table_rated=table_rated,
+        bots=bots,
+        existing_users=existing_users,
+    )
+
+
+def record_from(
+    *,
+    game_id: int,
+    preset: str | None,
+    players: list[dict[str, Any]],
+    totals: list[int],
+    winners: list[int],
+    hands: list[list[int]],
+    finished_at: dt.datetime,
+    table_rated: bool,
+    bots: dict[str, int],
+    existing_users: set[int] | None = None,
+) -> GameRecord:
     users: list[int | None] = []
     bot_seats = []
-    for player in game.players:
+    for player in players:
         if player.get("bot"):
             users.append(bots[player["bot"]])
             bot_seats.append(True)
@@ -303,38 +329,61 @@ def record_of(
             users.append(user if known else None)
             bot_seats.append(False)
     return GameRecord(
-        game_id=game.pk,
-        preset=game.rules.get("preset", "standard"),
-        finished_at=game.finished_at,
+        game_id=game_id,
+        preset=preset or "standard",
+        finished_at=finished_at,
         users=tuple(users),
         bot_seats=tuple(bot_seats),
-        totals=tuple(game.totals),
-        winners=tuple(game.winners),
-        hands=tuple(tuple(hand) for hand in game.hands_summary),
+        totals=tuple(totals),
+        winners=tuple(winners),
+        hands=tuple(tuple(hand) for hand in hands),
         table_rated=table_rated,
+    )
+
+
+RESULT_FIELDS = (
+    "game_id",
+    "user_id",
+    "seat",
+    "preset",
+    "family",
+    "pool",
+    "rank",
+    "won",
+    "total",
+    "hands",
+    "hand_points",
+    "best_hand",
+    "ordinal_before",
+    "ordinal_after",
+    "finished_at",
+)
+
+
+def _result_values(record: GameRecord, o: SeatOutcome) -> tuple[Any, ...]:
+    return (
+        record.game_id,
+        o.user,
+        o.seat,
+        record.preset,
+        record.family,
+        record.pool,
+        o.rank,
+        o.won,
+        o.total,
+        o.hands,
+        o.hand_points,
+        o.best_hand,
+        o.ordinal_before,
+        o.ordinal_after,
+        record.finished_at,
     )
 
 
 def _result_row(record: GameRecord, outcome: SeatOutcome) -> Any:
     from games.models import GameResult
 
-    return GameResult(
-        game_id=record.game_id,
-        user_id=outcome.user,
-        seat=outcome.seat,
-        preset=record.preset,
-        family=record.family,
-        pool=record.pool,
-        rank=outcome.rank,
-        won=outcome.won,
-        total=outcome.total,
-        hands=outcome.hands,
-        hand_points=outcome.hand_points,
-        best_hand=outcome.best_hand,
-        ordinal_before=outcome.ordinal_before,
-        ordinal_after=outcome.ordinal_after,
-        finished_at=record.finished_at,
-    )
+    return GameResult(**dict(zip(RESULT_FIELDS, _result_values(record, outcome), strict=True)))
 
 
 def rate_game(game_id: int) -> bool:
@@ -411,16 +460,17 @@ def _merge(row: dict[str, int], delta: dict[str, int]) -> None:
         row[name] = delta[name] if first else max(row[name], delta[name])
 
 
-def finished_games(chunk: int = 2000) -> Iterator[Any]:
-    """Finished games in the order they are rated: finish time, then id."""
+def finished_games(chunk: int = 5000) -> Iterator[tuple[Any, ...]]:
+    """Finished games in the order they are rated (finish time, then id), as plain values:
+    model instances would cost more than the rating itself on a long history."""
     from games.models import Game
 
     return (
         Game.objects.filter(status=Game.Status.FINISHED)
-        .select_related("table")
-        .only(
+        .order_by("finished_at", "id")
+        .values_list(
             "id",
-            "rules",
+            "rules__preset",
             "players",
             "totals",
             "winners",
@@ -428,13 +478,12 @@ def finished_games(chunk: int = 2000) -> Iterator[Any]:
             "finished_at",
             "table__rated",
         )
-        .order_by("finished_at", "id")
         .iterator(chunk_size=chunk)
     )
 
 
 def replay_all(
-    *, batch: int = 5000, progress: Callable[[int], None] | None = None
+    *, batch: int = 50_000, progress: Callable[[int], None] | None = None
 ) -> dict[str, int]:
     """Rebuild every rating, result and period total from the finished games.
 
@@ -442,6 +491,7 @@ def replay_all(
     same ``RatingBook`` the incremental task uses, and written with bulk inserts.
     """
     from accounts.models import User
+    from games.bulk import insert_rows
     from games.models import Game, GameResult, PlayerPeriodStats, Rating
 
     with transaction.atomic():
@@ -457,50 +507,55 @@ def replay_all(
         bots = bot_account_ids(levels)
         existing = set(User.objects.values_list("pk", flat=True))
         book, stats = RatingBook(), StatsBook()
-        pending: list[Any] = []
+        pending: list[tuple[Any, ...]] = []
         done = 0
-        for game in finished_games():
-            record = record_of(
-                game, table_rated=game.table.rated, bots=bots, existing_users=existing
+        for (
+            game_id,
+            preset,
+            players,
+            totals,
+            winners,
+            hands,
+            finished_at,
+            rated,
+        ) in finished_games():
+            record = record_from(
+                game_id=game_id,
+                preset=preset,
+                players=players,
+                totals=totals,
+                winners=winners,
+                hands=hands,
+                finished_at=finished_at,
+                table_rated=rated,
+                bots=bots,
+                existing_users=existing,
             )
             outcomes = book.rate(record)
             stats.add(record, outcomes)
-            pending.extend(_result_row(record, o) for o in outcomes)
+            pending.extend(_result_values(record, o) for o in outcomes)
             done += 1
             if len(pending) >= batch:
-                GameResult.objects.bulk_create(pending, batch_size=batch)
+                insert_rows(GameResult, RESULT_FIELDS, pending)
                 pending.clear()
             if progress is not None:
                 progress(done)
-        GameResult.objects.bulk_create(pending, batch_size=batch)
-        Rating.objects.bulk_create(
+        insert_rows(GameResult, RESULT_FIELDS, pending)
+        insert_rows(
+            Rating,
+            ("user_id", "family", "pool", "mu", "sigma", "ordinal", "games", "updated_at"),
             [
-                Rating(
-                    user_id=user,
-                    family=family,
-                    pool=pool,
-                    mu=state.mu,
-                    sigma=state.sigma,
-                    ordinal=state.ordinal,
-                    games=state.games,
-                    updated_at=state.updated_at,
-                )
-                for (user, family, pool), state in book.ratings.items()
+                (user, family, pool, s.mu, s.sigma, s.ordinal, s.games, s.updated_at)
+                for (user, family, pool), s in book.ratings.items()
             ],
-            batch_size=batch,
         )
-        PlayerPeriodStats.objects.bulk_create(
+        insert_rows(
+            PlayerPeriodStats,
+            ("user_id", "period", "start", "avg_hand", *empty_stats()),
             [
-                PlayerPeriodStats(
-                    user_id=user,
-                    period=period,
-                    start=start,
-                    avg_hand=average(row["hand_points"], row["hands"]),
-                    **row,
-                )
+                (user, period, start, average(row["hand_points"], row["hands"]), *row.values())
                 for (user, period, start), row in stats.rows.items()
             ],
-            batch_size=batch,
         )
         Game.objects.filter(status=Game.Status.FINISHED).update(rated_at=timezone.now())
     return {"games": done, "ratings": len(book.ratings), "periods": len(stats.rows)}
