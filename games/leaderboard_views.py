@@ -44,6 +44,8 @@ def leaderboard(request: HttpRequest, board: str) -> HttpResponse:
     query = _query(board, request)
     page = _page(query)
     me = request.user.pk if request.user.is_authenticated else None
+    params = request.GET.copy()
+    params.pop("page", None)
     return render(
         request,
         "games/leaderboards/board.html",
@@ -52,6 +54,7 @@ def leaderboard(request: HttpRequest, board: str) -> HttpResponse:
             "page": page,
             "rows": leaderboards.rows(query, page),
             "me": me,
+            "page_params": params.urlencode(),
             "boards": leaderboards.BOARDS,
             "board_title": leaderboards.BOARDS[query.board],
             "families": [(f, ratings.FAMILY_TITLES[f]) for f in ratings.FAMILIES],

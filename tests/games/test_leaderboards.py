@@ -114,8 +114,10 @@ def test_average_board_needs_a_minimum_of_games(client, field, table):
 def test_pagination_and_search(client, field):
     first = get(client, "rating", per_page=5)
     assert [r["rank"] for r in first.context["rows"]] == [1, 2, 3, 4, 5]
+    assert 'href="?per_page=5&amp;page=2" rel="next"' in first.content.decode()
     third = get(client, "rating", per_page=5, page=3)
     assert [r["rank"] for r in third.context["rows"]] == [11, 12]
+    assert 'href="?per_page=5&amp;page=2" rel="prev"' in third.content.decode()
     found = get(client, "rating", q="racer 1")
     assert {r["player"] for r in found.context["rows"]} == {"Racer 10", "Racer 11"}
 
