@@ -357,14 +357,16 @@ class GameResult(models.Model):
 
 
 class PlayerPeriodStats(models.Model):
-    """Totals of one player over one calendar period ("all", a week or a month).
+    """Totals of one player over one calendar period ("all", a week or a month) of games
+    among people, and over every game ("career", for the player page).
 
     Weeks start on Monday and months on the 1st, in the site's time zone (TIME_ZONE); the
-    all-time row has ``start`` 2000-01-01. ``avg_hand`` is kept beside its parts so the
+    all-time and career rows have ``start`` 2000-01-01. ``avg_hand`` is kept beside its parts so the
     "average hand score" board is an index scan.
     """
 
     class Period(models.TextChoices):
+        CAREER = "career", "Every game (player page)"
         ALL = "all", "All time"
         WEEK = "week", "This week"
         MONTH = "month", "This month"
@@ -379,6 +381,7 @@ class PlayerPeriodStats(models.Model):
     avg_hand = models.FloatField(default=0)
     best_hand = models.IntegerField(default=0)
     best_total = models.IntegerField(default=0)
+    presets = models.JSONField(default=dict, help_text="Games per preset.")
 
     class Meta:
         constraints = [

@@ -49,6 +49,7 @@ FAMILY_OF_PRESET: dict[str, str] = {
 FAMILIES: tuple[str, ...] = tuple(FAMILY_PRESETS)
 PROVISIONAL_GAMES = 10
 HUMANS, BOTS = "humans", "bots"
+CAREER = "career"
 ALL_TIME_START = dt.date(2000, 1, 1)
 
 MODEL = PlackettLuce()
@@ -218,26 +219,38 @@ class RatingBook:
 
 @dataclass
 class StatsBook:
-    """Period totals in memory, keyed by (user, period, start). Only humans-pool games count,
-    so the public "games won" and "average hand" boards are not farmed against bots."""
+    """Period totals in memory, keyed by (user, period, start).
 
-    rows: dict[tuple[int, str, dt.date], dict[str, int]] = field(default_factory=dict)
+    The "career" row counts every finished game (the player page's statistics). The all-time,
+    week and month rows count humans-pool games only, so the public "games won" and "average
+    hand" boards cannot be farmed against bots.
+    """
+
+    rows: dict[tuple[int, str, dt.date], dict[str, Any]] = field(default_factory=dict)
 
     def add(self, record: GameRecord, outcomes: Iterable[SeatOutcome]) -> None:
-        if record.pool != HUMANS:
-            return
-        periods = period_starts(record.finished_at)
+        periods = [(CAREER, ALL_TIME_START)]
+        if record.pool == HUMANS:
+            periods += period_starts(record.finished_at)
         for outcome in outcomes:
             for period, start in periods:
                 row = self.rows.setdefault((outcome.user, period, start), empty_stats())
-                add_outcome(row, outcome)
+                add_outcome(row, outcome, record.preset)
 
 
-def empty_stats() -> dict[str, int]:
-    return {"games": 0, "wins": 0, "hands": 0, "hand_points": 0, "best_hand": 0, "best_total": 0}
+def empty_stats() -> dict[str, Any]:
+    return {
+        "games": 0,
+        "wins": 0,
+        "hands": 0,
+        "hand_points": 0,
+        "best_hand": 0,
+        "best_total": 0,
+        "presets": {},
+    }
 
 
-def add_outcome(row: dict[str, Any], outcome: SeatOutcome) -> None:
+def add_outcome(row: dict[str, Any], outcome: SeatOutcome, preset: str) -> None:
     first = row["games"] == 0
     row["games"] += 1
     row["wins"] += int(outcome.won)
@@ -245,6 +258,7 @@ def add_outcome(row: dict[str, Any], outcome: SeatOutcome) -> None:
     row["hand_points"] += outcome.hand_points
     row["best_hand"] = outcome.best_hand if first else max(row["best_hand"], outcome.best_hand)
     row["best_total"] = outcome.total if first else max(row["best_total"], outcome.total)
+    row["presets"][preset] = row["presets"].get(preset, 0) + 1
 
 
 def average(hand_points: int, hands: int) -> float:
@@ -450,7 +464,7 @@ def rate_game(game_id: int) -> bool:
     return True
 
 
-def _merge(row: dict[str, int], delta: dict[str, int]) -> None:
+def _merge(row: dict[str, Any], delta: dict[str, Any]) -> None:
     if not delta["games"]:
         return
     first = row["games"] == 0
@@ -458,6 +472,17 @@ def _merge(row: dict[str, int], delta: dict[str, int]) -> None:
         row[name] += delta[name]
     for name in ("best_hand", "best_total"):
         row[name] = delta[name] if first else max(row[name], delta[name])
+    presets = dict(row["presets"])
+    for preset, count in delta["presets"].items():
+        presets[preset] = presets.get(preset, 0) + count
+    row["presets"] = dict(sorted(presets.items()))
+
+
+def _sorted_presets(rows: dict[Any, dict[str, Any]]) -> dict[Any, dict[str, Any]]:
+    """Preset counts in name order, as ``_merge`` stores them, so both paths store equal JSON."""
+    for row in rows.values():
+        row["presets"] = dict(sorted(row["presets"].items()))
+    return rows
 
 
 def finished_games(chunk: int = 5000) -> Iterator[tuple[Any, ...]]:
@@ -554,7 +579,7 @@ def replay_all(
             ("user_id", "period", "start", "avg_hand", *empty_stats()),
             [
                 (user, period, start, average(row["hand_points"], row["hands"]), *row.values())
-                for (user, period, start), row in stats.rows.items()
+                for (user, period, start), row in _sorted_presets(stats.rows).items()
             ],
         )
         Game.objects.filter(status=Game.Status.FINISHED).update(rated_at=timezone.now())

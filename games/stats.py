@@ -1,7 +1,8 @@
 """The public player page's data: a fixed handful of queries whatever the history's length.
 
-Everything comes from ``GameResult`` (one row per account and finished game, indexed by
-user and time) and ``Rating``; no game or hand rows are read.
+Everything comes from denormalised rows kept by ``games.ratings``: ``Rating``, the "career"
+``PlayerPeriodStats`` row and ``GameResult`` (one row per account and finished game, indexed by
+user and time); no game or hand rows are read, and nothing is aggregated at request time.
 """
 
 from __future__ import annotations
@@ -9,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Max, Q, Sum
 from django.db.models.functions import Lower
 from django.http import Http404
 
 from accounts.models import User
 from games import charts, ratings
-from games.models import GameResult, Rating
+from games.models import GameResult, PlayerPeriodStats, Rating
 
 RECENT_GAMES = 20
 CHART_POINTS = 200
@@ -45,7 +45,7 @@ class Profile:
 
 
 def profile(user: User, *, family: str | None = None) -> Profile:
-    """Five queries: ratings, totals, favourite preset, recent games, the chart's history."""
+    """Four queries: ratings, career totals, recent games, the chart's history."""
     pool = ratings.BOTS if user.is_bot else ratings.HUMANS
     rows = list(Rating.objects.filter(user=user).order_by("family", "pool"))
     shown = [
@@ -66,28 +66,24 @@ def profile(user: User, *, family: str | None = None) -> Profile:
     if family is None:
         family = max(own, key=lambda r: (r.games, r.family)).family if own else "standard"
     results = GameResult.objects.filter(user=user)
-    totals = results.aggregate(
-        games=Count("id"),
-        wins=Count("id", filter=Q(won=True)),
-        hands=Sum("hands"),
-        hand_points=Sum("hand_points"),
-        best_hand=Max("best_hand"),
-        best_total=Max("total"),
+    career = (
+        PlayerPeriodStats.objects.filter(
+            user=user, period=ratings.CAREER, start=ratings.ALL_TIME_START
+        ).first()
+        or PlayerPeriodStats()
     )
-    favourite = results.values("preset").annotate(n=Count("id")).order_by("-n", "preset").first()
-    games = totals["games"] or 0
+    games = career.games
+    favourite = max(career.presets.items(), key=lambda item: (item[1], item[0]), default=None)
     stats = {
         "games": games,
-        "wins": totals["wins"] or 0,
-        "win_rate": round(100 * (totals["wins"] or 0) / games) if games else None,
+        "wins": career.wins,
+        "win_rate": round(100 * career.wins / games) if games else None,
         "average_hand": (
-            round(ratings.average(totals["hand_points"] or 0, totals["hands"] or 0), 1)
-            if totals["hands"]
-            else None
+            round(ratings.average(career.hand_points, career.hands), 1) if career.hands else None
         ),
-        "best_hand": totals["best_hand"] if games else None,
-        "best_total": totals["best_total"] if games else None,
-        "favourite_preset": favourite["preset"] if favourite else None,
+        "best_hand": career.best_hand if games else None,
+        "best_total": career.best_total if games else None,
+        "favourite_preset": favourite[0] if favourite else None,
     }
     recent = list(
         results.select_related("game__table")

@@ -160,6 +160,7 @@ def snapshot():
                 "avg_hand",
                 "best_hand",
                 "best_total",
+                "presets",
             )
         ),
     )
@@ -184,6 +185,8 @@ def test_it_keeps_results_and_period_totals(table, players):
     result = GameResult.objects.get(game=game, user=alice)
     assert (result.rank, result.won, result.total, result.hands) == (1, True, 90, 2)
     assert (result.hand_points, result.best_hand, result.pool) == (90, 60, "humans")
+    career = PlayerPeriodStats.objects.get(user=alice, period="career")
+    assert (career.games, career.wins, career.presets) == (1, 1, {"standard": 1})
     week = PlayerPeriodStats.objects.get(user=bob, period="week")
     assert week.start == dt.date(2026, 3, 2)
     assert (week.games, week.wins, week.hands, week.avg_hand, week.best_total) == (
@@ -210,8 +213,9 @@ def test_bots_are_rated_on_their_own_account_and_never_on_the_human_board(table,
     bot = Rating.objects.get(user__is_bot=True)
     assert (bot.pool, bot.user.username) == ("bots", "bot-level-hard")
     assert Rating.objects.get(user=players[0]).pool == "bots"
-    # leaderboard totals (wins, averages) count games among people only
-    assert not PlayerPeriodStats.objects.exists()
+    # leaderboard totals (wins, averages) count games among people only; the player page's
+    # career totals count every game
+    assert set(PlayerPeriodStats.objects.values_list("period", flat=True)) == {"career"}
 
 
 def test_a_table_that_opted_out_keeps_results_without_ratings(table, players):
