@@ -1,16 +1,20 @@
 """Leaderboard selectors: one board, one family or window, one page, a fixed number of queries.
 
-Every board reads a denormalised table (``Rating`` or ``PlayerPeriodStats``) through an index
-whose order is the board's order, so a page costs one COUNT and one index-ordered LIMIT
-query whatever its size. The JSON endpoint and the HTML page share these functions.
+Every board reads a denormalised table (``Rating`` or ``PlayerPeriodStats``) through an
+index whose order is the board's order, so a page costs one COUNT (cached for a minute) and
+one index-ordered LIMIT query whatever its size. The JSON endpoint and the HTML page share
+these functions.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
+from django.core.cache import cache
 from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -29,6 +33,7 @@ MIN_GAMES_FOR_AVERAGE = 5
 PAGE_SIZE = 25
 MAX_PAGE_SIZE = 100
 MAX_QUERY = 40
+COUNT_CACHE_SECONDS = 60
 
 
 class BadRequest(ValueError):
@@ -122,10 +127,34 @@ def _fields(query: BoardQuery) -> tuple[str, ...]:
     return ("id", "user_id", "games", "wins", "hands", "avg_hand", "best_hand")
 
 
+class CachedCountPaginator(Paginator):  # type: ignore[type-arg]
+    """The COUNT is the dearest query of a board page (it joins every row of the board), and
+    the number of rows changes only when a game is rated: keep it for a minute."""
+
+    def __init__(self, object_list: Any, per_page: int, *, count_key: str) -> None:
+        super().__init__(object_list, per_page)
+        self.count_key = count_key
+
+    @cached_property
+    def count(self) -> int:
+        found = cache.get(self.count_key)
+        if found is None:
+            found = self.object_list.count()
+            cache.set(self.count_key, found, COUNT_CACHE_SECONDS)
+        return int(found)
+
+
 def board_page(query: BoardQuery, now: dt.datetime | None = None) -> Page[Any]:
-    """One page of a board (two queries: the count and the rows). Raises BadRequest when the
-    page is past the end."""
-    paginator = Paginator(board_queryset(query, now), query.per_page)
+    """One page of a board (two queries: the count, cached for a minute, and the rows).
+    Raises BadRequest when the page is past the end."""
+    start = window_start(query.window, now) if query.uses_window else None
+    key = (
+        "leaderboard-count:"
+        + hashlib.sha1(
+            repr((query.board, query.family, query.window, start, query.search.lower())).encode()
+        ).hexdigest()
+    )
+    paginator = CachedCountPaginator(board_queryset(query, now), query.per_page, count_key=key)
     try:
         return paginator.page(query.page)
     except (EmptyPage, PageNotAnInteger):

@@ -105,13 +105,44 @@ def explain() -> None:
         print(f"\n### {board} {params}\n\n```")
         print(qs.explain(analyze=True))
         print("```")
-    from games.models import GameResult
+    from django.core.paginator import Paginator
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
 
-    user = GameResult.objects.order_by("user_id").values_list("user_id", flat=True).first()
-    qs = GameResult.objects.filter(user_id=user).order_by("-finished_at", "-id")[:20]
-    print("\n### player page: recent games\n\n```")
-    print(qs.explain(analyze=True))
-    print("```")
+    for board, params in [("rating", {}), ("wins", {"window": "month"})]:
+        query = leaderboards.parse_query(board, params)
+        with CaptureQueriesContext(connection) as captured:
+            Paginator(leaderboards.board_queryset(query), 25).count  # noqa: B018
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN ANALYZE " + captured[0]["sql"])
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        print(f"\n### {board} {params}: the page count\n\n```\n{plan}\n```")
+    from django.db.models import Count
+
+    from games import ratings
+    from games.models import GameResult, PlayerPeriodStats
+
+    heavy = GameResult.objects.values("user_id").annotate(n=Count("id")).order_by("-n").first()
+    user = heavy["user_id"]
+    recent = GameResult.objects.filter(user_id=user).order_by("-finished_at", "-id")[:20]
+    chart = (
+        GameResult.objects.filter(
+            user_id=user, family="standard", pool="humans", ordinal_after__isnull=False
+        )
+        .order_by("-finished_at", "-id")
+        .values_list("ordinal_after", flat=True)[:200]
+    )
+    career = PlayerPeriodStats.objects.filter(
+        user_id=user, period=ratings.CAREER, start=ratings.ALL_TIME_START
+    )
+    for title, qs in [
+        (f"player page, {heavy['n']} games: recent games", recent),
+        ("player page: the chart's last 200 ratings", chart),
+        ("player page: career totals", career),
+    ]:
+        print(f"\n### {title}\n\n```")
+        print(qs.explain(analyze=True))
+        print("```")
 
 
 def main() -> None:

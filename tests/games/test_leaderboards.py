@@ -210,3 +210,12 @@ def test_a_board_page_costs_the_same_queries_whatever_its_size(
         cache.clear()
         with django_assert_max_num_queries(2):  # count, rows
             assert client.get(f"/leaderboards/{board}.json", {"per_page": size}).status_code == 200
+
+
+def test_the_row_count_is_cached_so_a_repeated_page_costs_one_query(
+    client, field, django_assert_num_queries
+):
+    with django_assert_num_queries(2):
+        get(client, "wins", window="month", q="racer")
+    with django_assert_num_queries(1):
+        assert get(client, "wins", window="month", q="racer", page=1).status_code == 200
