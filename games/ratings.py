@@ -294,7 +294,7 @@ def bot_account_ids(levels: Iterable[str]) -> dict[str, int]:
 def hands_summary_of(game: Any) -> list[list[int]]:
     """Each hand's scores by seat: stored on the game, or read from its hands once."""
     if game.hands_summary:
-        return game.hands_summary
+        return list(game.hands_summary)
     summary = []
     for result in (
         game.hands.filter(result__isnull=False).order_by("number").values_list("result", flat=True)
