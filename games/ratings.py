@@ -470,6 +470,16 @@ def rate_game(game_id: int) -> bool:
     return True
 
 
+def rate_missing() -> int:
+    """Rate the finished games no task has rated yet (a lost task), oldest first."""
+    from games.models import Game
+
+    ids = Game.objects.filter(status=Game.Status.FINISHED, rated_at__isnull=True).order_by(
+        "finished_at", "id"
+    )
+    return sum(rate_game(game_id) for game_id in ids.values_list("id", flat=True))
+
+
 def _merge(row: dict[str, Any], delta: dict[str, Any]) -> None:
     if not delta["games"]:
         return

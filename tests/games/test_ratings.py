@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 import random
 
 import pytest
@@ -281,3 +282,19 @@ def test_a_bot_level_takes_its_username_as_name_when_a_person_has_its_name(db):
         False,
     )
     assert ratings.bot_account_ids(["easy"]) == ids
+
+
+def test_recompute_missing_rates_only_the_games_a_lost_task_left(table, players):
+    first = add_game(table, players[:2], [[60, 10]], minutes=1)
+    ratings.rate_game(first.pk)
+    before = snapshot()
+    lost = add_game(table, players[2:4], [[5, 70]], minutes=2)
+    out = io.StringIO()
+    call_command("recompute_ratings", "--missing", stdout=out)
+    assert "Rated 1 games" in out.getvalue()
+    lost.refresh_from_db()
+    assert lost.rated_at is not None
+    assert GameResult.objects.filter(game=first).count() == 2
+    assert set(snapshot()[0]) > set(before[0])
+    call_command("recompute_ratings", "--missing", stdout=io.StringIO())
+    assert GameResult.objects.count() == 4
