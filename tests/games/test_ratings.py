@@ -105,6 +105,20 @@ def test_a_game_with_a_bot_seat_goes_to_the_bots_pool():
     assert set(book.ratings) == {(1, "standard", "bots"), (99, "standard", "bots")}
 
 
+def test_a_bot_level_at_several_seats_counts_once_with_the_mean_of_its_seats():
+    book = ratings.RatingBook()
+    rec = record([1, 99, 99, 2], [500, 400, 100, 50], bots=[False, True, True, False])
+    out = book.rate(rec)
+    assert [(o.user, o.seat, o.rank) for o in out] == [(1, 0, 1), (99, 1, 2), (2, 3, 4)]
+    bot = book.get((99, "standard", "bots"))
+    assert bot.games == 1
+    alone = ratings.RatingBook()
+    alone.rate(record([1, 99, 98, 2], [500, 400, 100, 50], bots=[False, True, True, False]))
+    second, third = alone.get((99, "standard", "bots")), alone.get((98, "standard", "bots"))
+    assert bot.mu == pytest.approx((second.mu + third.mu) / 2)
+    assert bot.sigma == pytest.approx((second.sigma + third.sigma) / 2)
+
+
 def test_weeks_start_on_monday_and_months_on_the_first_in_the_site_time_zone(settings):
     sunday_late = dt.datetime(2026, 3, 1, 23, 30, tzinfo=dt.UTC)
     assert dict(ratings.period_starts(sunday_late)) == {
@@ -218,6 +232,15 @@ def test_bots_are_rated_on_their_own_account_and_never_on_the_human_board(table,
     # leaderboard totals (wins, averages) count games among people only; the player page's
     # career totals count every game
     assert set(PlayerPeriodStats.objects.values_list("period", flat=True)) == {"career"}
+
+
+def test_a_table_full_of_one_bot_level_is_rated(table, players):
+    game = add_game(table, [players[0], "easy", "easy", "easy"], [[90, 10, 50, 20]], minutes=1)
+    assert ratings.rate_game(game.pk)
+    bot = Rating.objects.get(user__username="bot-level-easy")
+    assert (bot.games, bot.pool) == (1, "bots")
+    assert GameResult.objects.filter(game=game).count() == 2
+    assert GameResult.objects.get(game=game, user=bot.user).seat == 2
 
 
 def test_a_table_that_opted_out_keeps_results_without_ratings(table, players):
