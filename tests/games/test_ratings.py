@@ -321,3 +321,18 @@ def test_recompute_missing_rates_only_the_games_a_lost_task_left(table, players)
     assert set(snapshot()[0]) > set(before[0])
     call_command("recompute_ratings", "--missing", stdout=io.StringIO())
     assert GameResult.objects.count() == 4
+
+
+def test_a_live_game_with_three_bots_of_one_level_is_rated(alice):
+    from tests.games.conftest import start_table
+    from tests.games.test_views import finish_game
+
+    table = start_table(alice, seats=4, target=60)
+    game = finish_game(table, seed=5)
+    assert sum(1 for p in game.players if p["bot"]) == 3
+    assert tasks.rate_game(game.pk) is True
+    assert set(GameResult.objects.filter(game=game).values_list("user__username", flat=True)) == {
+        "alice",
+        f"bot-level-{game.players[1]['bot']}",
+    }
+    assert Rating.objects.get(user=alice).games == 1
