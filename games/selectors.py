@@ -131,6 +131,12 @@ def read_snapshot(table: Table) -> TableSnapshot:
     )
 
 
+def cached_snapshot(table_id: int, version: int | None) -> TableSnapshot | None:
+    """The snapshot of ``version`` if this process has it, without touching the database
+    (so an event loop may call it)."""
+    return None if version is None else _cached(table_id, version)
+
+
 def remember(snapshot: TableSnapshot) -> None:
     """Cache a snapshot the caller built from a committed write (the move service does)."""
     _store(snapshot)

@@ -208,6 +208,10 @@ async def _measure(stack: Stack, tables: list[dict[str, Any]], seconds: float, e
         / wall,
         1,
     )
+    server_cpu_s = sum(
+        a - b for a, b in zip(after["daphne_cpu_s"], before["daphne_cpu_s"], strict=True)
+    )
+    merged["server_cpu_ms_per_move"] = round(1000 * server_cpu_s / max(merged["moves"], 1), 2)
     merged["worker_cpu_pct"] = round(
         100
         * sum(a - b for a, b in zip(after["worker_cpu_s"], before["worker_cpu_s"], strict=True))
