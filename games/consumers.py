@@ -14,6 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -67,7 +68,19 @@ class _NoLoopDatabase:
         await handler(message)
 
 
-class TableConsumer(_NoLoopDatabase, AsyncWebsocketConsumer):
+class _GoneSocketsSkipped:
+    """A group message can reach a consumer whose client has just gone, before Daphne has
+    told it so; Daphne then raises from ``send``. Nobody is left to read the frame, and the
+    disconnect that follows tidies up, so the frame is dropped instead of logging an error."""
+
+    async def send(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            await super().send(*args, **kwargs)  # type: ignore[misc]
+        except Disconnected:
+            log.debug("frame for a socket that has gone; dropped")
+
+
+class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer):
     table_id: int
     seat: int | None
     json_mode: bool
@@ -307,7 +320,7 @@ def _query_param(scope: dict[str, Any], name: str) -> str | None:
     return values[0] if values else None
 
 
-class LobbyConsumer(_NoLoopDatabase, AsyncWebsocketConsumer):
+class LobbyConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer):
     """The lobby's live table list: re-rendered for each socket when any table changes."""
 
     async def connect(self) -> None:
