@@ -23,7 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import clock, engine
+from games import clock, engine, tasks
 from games.models import Game, Hand, Move, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -547,6 +547,8 @@ def _apply_move(
         if hand_over:
             hand.save(update_fields=["state", "moves_count", "status", "result", "finished_at"])
             game.save(update_fields=["totals", "on_board", "status", "winners", "finished_at"])
+            if game_over:  # ratings and leaderboards (games.ratings), after the commit
+                tasks.rate_game_after_commit(game.pk)
         else:
             hand.save(update_fields=["state", "moves_count"])
         if actor == Move.Actor.HUMAN and snap.seats[seat].timeouts:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import leaderboard_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,4 +18,12 @@ urlpatterns = [
     path("chat/mute/<int:user_id>/", views.chat_mute, name="chat_mute"),
     path("chat/report/<int:message_id>/", views.chat_report, name="chat_report"),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
+    path("leaderboards/", leaderboard_views.leaderboard_index, name="leaderboards"),
+    path("leaderboards/<str:board>/", leaderboard_views.leaderboard, name="leaderboard"),
+    path(
+        "leaderboards/<str:board>.json",
+        leaderboard_views.leaderboard_json,
+        name="leaderboard_json",
+    ),
+    path("players/<path:name>/", leaderboard_views.player_detail, name="player_detail"),
 ]
