@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games import engine
+from games.engine import scatter
 
 LOG_LINES = 14
 
@@ -204,14 +205,21 @@ def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, An
 def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The pile bottom to top; each card knows its depth and what taking it brings along."""
     pile = view["discard"]
+    layout = view.get("scatter") or []
     takeable = {a["depth"] for a in legal if a["type"] == "take_discard"}
     claimable = {a.get("depth", 0) for a in legal if a["type"] == "claim_rummy"}
     out = []
     for index, code in enumerate(pile):
         depth = len(pile) - 1 - index
         info = card(code, depth=depth, takeable=depth in takeable, claimable=depth in claimable)
-        if info["takeable"] or info["claimable"]:
+        if layout:
+            # Throw-down: say what this card lies on, and take what lies over it.
+            under = [pile[i] for i in scatter.covered_by(layout, index)]
+            info["lies_over"] = cards_text(under) if under else ""
+            brings = [pile[i] for i in scatter.over(layout, index)]
+        else:
             brings = pile[index + 1 :]
+        if info["takeable"] or info["claimable"]:
             verb = "Call Rummy on" if info["claimable"] else "Take"
             info["take_text"] = _take_text(code, brings)
             info["button_html"] = format_html(

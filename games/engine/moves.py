@@ -36,6 +36,7 @@ from .melds import (
     enumerate_melds,
     joker_slot_for,
 )
+from .persian import enumerate_persian
 from .state import HandState, Phase
 from .transitions import EXECUTORS
 from .validation import play_problem, validate
@@ -157,7 +158,11 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
             plans[discard_action(seat, card)] = None
         return plans
     simple = obligation is None and state.locked is None and not rules.must_discard_to_go_out
-    for shape in enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct):
+    if rules.persian_melds:
+        shapes = enumerate_persian(hand, rules.group_suits_distinct)
+    else:
+        shapes = enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct)
+    for shape in shapes:
         if simple or play_problem(state, seat, shape.cards, None, "meld", shape) is None:
             plans[meld_action(seat, shape)] = shape
     distinct_cards = dict.fromkeys(hand)

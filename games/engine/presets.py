@@ -250,10 +250,14 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=8,
-        playable=False,
         discard_layout="scattered",
     ),
 )
 
-PRESETS: dict[str, PresetInfo] = {preset.name: preset for preset in PLAYABLE}
-PLANNED_PRESETS: dict[str, PresetInfo] = {preset.name: preset for preset in PLANNED}
+# A planned preset becomes playable by flipping its ``playable`` flag above.
+PRESETS: dict[str, PresetInfo] = {
+    preset.name: preset for preset in (*PLAYABLE, *PLANNED) if preset.playable
+}
+PLANNED_PRESETS: dict[str, PresetInfo] = {
+    preset.name: preset for preset in PLANNED if not preset.playable
+}

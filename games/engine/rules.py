@@ -159,6 +159,21 @@ class Rules:
         return self.spec.jokers_per_pack > 0 and self.spec.jokers_wild
 
     @cached_property
+    def scattered(self) -> bool:
+        """Throw-down: discards lie scattered, each over a few of the cards before it."""
+        return self.spec.discard_layout == "scattered"
+
+    @cached_property
+    def persian_melds(self) -> bool:
+        """Aces high only and non-wild jokers that meld in their own group (persian)."""
+        return not self.spec.aces_low or (self.spec.jokers_per_pack > 0 and not self.wild_jokers)
+
+    @cached_property
+    def exact_takes(self) -> bool:
+        """Pile takes and Rummy calls need the slower exact check (see exact_takes.py)."""
+        return self.scattered or self.persian_melds
+
+    @cached_property
     def must_discard_to_go_out(self) -> bool:
         """Boathouse without floating: a hand may never be emptied by melding."""
         return self.boathouse and not self.floating

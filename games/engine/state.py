@@ -20,6 +20,7 @@ from .cards import card_label, is_card, sort_cards
 from .errors import RulesError
 from .events import Event
 from .melds import LayOffSpot, TableMeld, table_accepts
+from .persian import persian_accepts
 from .rules import Rules
 
 
@@ -102,6 +103,7 @@ _FIELDS = (
     "hands",
     "stock",
     "discard",
+    "scatter",
     "melds",
     "obligation",
     "locked",
@@ -126,7 +128,9 @@ class HandState:
     ``totals`` and ``on_board`` (game totals before this hand, and the thirty-point flags);
     ``phase``; ``to_act`` (the seat to move, the seats that may call Rummy, or empty);
     ``current`` (whose turn it is; during a claim window the discarder); ``hands``; ``stock``
-    (top card first); ``discard`` (bottom to top); ``melds`` (``TableMeld``, id = index + 1);
+    (top card first); ``discard`` (bottom to top); ``scatter`` (throw-down: per pile card, the
+    bit mask of earlier pile cards it lies over; empty for a stacked pile); ``melds``
+    (``TableMeld``, id = index + 1);
     ``obligation``; ``locked`` (a lone top card taken this turn, which may not be discarded);
     ``claim`` (the open claim window); ``resume`` (who moves after an out-of-turn Rummy turn);
     ``displayed`` (per seat, cards on show under discards_displayed); ``floating_turn`` (the
@@ -150,6 +154,7 @@ class HandState:
     hands: tuple[tuple[str, ...], ...]
     stock: tuple[str, ...]
     discard: tuple[str, ...]
+    scatter: tuple[int, ...]
     melds: tuple[TableMeld, ...]
     obligation: Obligation | None
     locked: str | None
@@ -182,6 +187,7 @@ class HandState:
         new.hands = self.hands
         new.stock = self.stock
         new.discard = self.discard
+        new.scatter = self.scatter
         new.melds = self.melds
         new.obligation = self.obligation
         new.locked = self.locked
@@ -203,9 +209,12 @@ class HandState:
         """Card code -> where it can be laid off now (computed once per table layout)."""
         accepts = self._accepts
         if accepts is None:
-            accepts = self._accepts = table_accepts(
-                self.melds, self.rules.wild_jokers, self.rules.group_suits_distinct
-            )
+            rules = self.rules
+            if rules.persian_melds:
+                accepts = persian_accepts(self.melds, rules.group_suits_distinct)
+            else:
+                accepts = table_accepts(self.melds, rules.wild_jokers, rules.group_suits_distinct)
+            self._accepts = accepts
         return accepts
 
     def cards_on_table(self) -> int:
@@ -324,6 +333,7 @@ def new_hand(
     state.hands = tuple(tuple(hand) for hand in hands)
     state.stock = tuple(order[position + 1 :])
     state.discard = (upcard,)
+    state.scatter = (0,) if rules.scattered else ()
     state.melds = ()
     state.obligation = None
     state.locked = None

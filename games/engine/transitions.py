@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from . import scatter
 from .actions import (
     ClaimRummy,
     CloseClaims,
@@ -102,6 +103,8 @@ def begin_turn(new: HandState, seat: int, events: list[Event]) -> HandState:
             random.Random(f"{new.seed}/refill/{new.refills + 1}").shuffle(cards)
             new.stock = tuple(cards)
             new.discard = new.discard[-1:]
+            if rules.scattered:
+                new.scatter = (0,)
             new.refills += 1
             new.melded_at_refill = on_table
             events.append(Event("stock_refilled", seat, (("cards", len(cards)),)))
@@ -133,12 +136,15 @@ def _exec_draw_stock(state: HandState, action: Any, plan: Any, events: list[Even
 def exec_take(state: HandState, action: Any, plan: Any, events: list[Event]) -> HandState:
     seat = action.seat
     pile = state.discard
-    cut = len(pile) - 1 - action.depth
-    taken = pile[cut:]
-    card = taken[0]
     rules = state.rules
     new = state.copy()
-    new.discard = pile[:cut]
+    if rules.scattered:
+        taken, new.discard, new.scatter = scatter.take(pile, state.scatter, action.depth)
+    else:
+        cut = len(pile) - 1 - action.depth
+        taken = pile[cut:]
+        new.discard = pile[:cut]
+    card = taken[0]
     new.hands = _with_hand(state.hands, seat, (*state.hands[seat], *taken))
     new.phase = Phase.PLAY
     if action.depth == 0 and rules.top_discard_free and state.stock:
@@ -157,11 +163,14 @@ def _exec_claim(state: HandState, action: Any, plan: Any, events: list[Event]) -
     claim = state.claim
     assert claim is not None
     pile = state.discard
-    cut = len(pile) - 1 - action.depth
-    taken = pile[cut:]
     rules = state.rules
     new = state.copy()
-    new.discard = pile[:cut]
+    if rules.scattered:
+        taken, new.discard, new.scatter = scatter.take(pile, state.scatter, action.depth)
+    else:
+        cut = len(pile) - 1 - action.depth
+        taken = pile[cut:]
+        new.discard = pile[:cut]
     new.hands = _with_hand(state.hands, seat, (*state.hands[seat], *taken))
     new.phase = Phase.PLAY
     new.to_act = (seat,)
@@ -263,6 +272,9 @@ def _exec_discard(state: HandState, action: Any, plan: Any, events: list[Event])
     new.discard = (*state.discard, card)
     new.locked = None
     rules = state.rules
+    if rules.scattered:
+        lands = scatter.landing(state.seed, len(state.actions), len(state.discard))
+        new.scatter = (*state.scatter, lands)
     if rules.discards_displayed and state.displayed[seat]:
         _hide(new, seat, (card,))
     events.append(Event("discard", seat, (("card", card),)))

@@ -41,6 +41,7 @@ from .melds import (
     switch_joker_in,
     table_accepts,
 )
+from .persian import JOKER_GROUP, persian_accepts, persian_layoff_spots, resolve_persian
 from .state import HandState, Obligation, Phase
 
 # The "after this play" checks --------------------------------------------------------------------
@@ -110,7 +111,10 @@ def play_problem(
         if gained is not None:
             rest.append(gained)
         melds = _melds_after(state, seat, kind, detail, used)
-        accepts = table_accepts(melds, rules.wild_jokers, rules.group_suits_distinct)
+        if rules.persian_melds:
+            accepts = persian_accepts(melds, rules.group_suits_distinct)
+        else:
+            accepts = table_accepts(melds, rules.wild_jokers, rules.group_suits_distinct)
         if not duty_possible(rules, rest, melds, accepts, duty):
             return (
                 f"That would leave you no way to use the {card_label(duty.card)} you took from "
@@ -312,7 +316,10 @@ def _validate_meld(state: HandState, action: Meld) -> tuple[Action, Any]:
         if JOKER not in cards and reading == cards:
             reading = None
     rules = state.rules
-    shape = resolve_meld(cards, reading, rules.wild_jokers, rules.group_suits_distinct)
+    if rules.persian_melds:
+        shape = resolve_persian(cards, reading, rules.group_suits_distinct)
+    else:
+        shape = resolve_meld(cards, reading, rules.wild_jokers, rules.group_suits_distinct)
     problem = play_problem(state, seat, shape.cards, None, "meld", shape)
     if problem:
         raise IllegalAction(problem)
@@ -325,8 +332,13 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
     _holds(state.hands[seat], (card,))
     meld = _meld_by_id(state, action.meld)
     rules = state.rules
-    spots = layoff_spots(meld, card, rules.wild_jokers, rules.group_suits_distinct)
+    if rules.persian_melds:
+        spots = persian_layoff_spots(meld, card, rules.group_suits_distinct)
+    else:
+        spots = layoff_spots(meld, card, rules.wild_jokers, rules.group_suits_distinct)
     reading = action.reading
+    if reading is not None and meld.kind == JOKER_GROUP:
+        raise IllegalAction("A joker laid off on a group of jokers needs no reading.")
     if reading is not None:
         if not is_reading(reading):
             raise IllegalAction(f"{reading!r} is not a card a wild card can stand for.")

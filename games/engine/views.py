@@ -34,6 +34,7 @@ from .cards import JOKER, is_card
 from .errors import FormatError, RulesError
 from .events import Event
 from .melds import TableMeld, meld_from_parts
+from .persian import JOKER_GROUP, joker_meld_from_parts
 from .rules import Rules
 from .scoring import hand_result
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase
@@ -89,6 +90,7 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
         "hand_sizes": [len(hand) for hand in state.hands],
         "melds": [meld.to_json() for meld in state.melds],
         "discard": list(state.discard),
+        "scatter": list(state.scatter),
         "stock_count": len(state.stock),
         "totals": list(state.totals),
         "on_board": list(state.on_board),
@@ -167,13 +169,17 @@ def melds_from_json(items: Sequence[Mapping[str, Any]]) -> tuple[TableMeld, ...]
     for position, item in enumerate(items, start=1):
         try:
             entries = item["cards"]
-            meld = meld_from_parts(
+            parts = (
                 int(item["id"]),
-                str(item["kind"]),
                 tuple(entry["card"] for entry in entries),
                 tuple(entry["as"] for entry in entries),
                 tuple(int(entry["owner"]) for entry in entries),
             )
+            kind = str(item["kind"])
+            if kind == JOKER_GROUP:
+                meld = joker_meld_from_parts(*parts)
+            else:
+                meld = meld_from_parts(parts[0], kind, *parts[1:])
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"Meld {position} is malformed: {error}.") from error
         if meld is None or meld.id != position:
@@ -281,6 +287,7 @@ def _deal_from_view(
     state.hands = tuple(tuple(hand or ()) for hand in hands)
     state.stock = tuple(pool)
     state.discard = discard
+    state.scatter = tuple(int(mask) for mask in seen.get("scatter", ()))
     state.melds = melds
     duty = seen["obligation"]
     state.obligation = None if duty is None else Obligation(**duty)

@@ -15,7 +15,13 @@ from games.bots.simulate import SimConfig, play_game
 HARD_PLAYOUTS = 8
 """The hard bot searches with a small budget here: the same code, a fraction of the time."""
 
-PRESET_SEATS = {"standard": 2, "jokers": 3, "classic": 3, "rummy-school": 4}
+PRESET_SEATS = {
+    "standard": 2,
+    "jokers": 3,
+    "classic": 3,
+    "rummy-school": 4,
+    "throw-down": 3,
+}
 OPTION_SETS = [
     (("rummy_call", True),),
     (("rummy_call", True), ("rummy_last_discard_only", True)),
