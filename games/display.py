@@ -158,8 +158,14 @@ def players(
     seats: Sequence[dict[str, Any]],
     my_seat: int | None,
     totals: Sequence[int] | None,
+    sides: Sequence[Sequence[int]] = (),
 ) -> list[dict[str, Any]]:
-    """Every seat as the others see it: name, badges, cards held, score, whose move."""
+    """Every seat as the others see it: name, badges, cards held, score, whose move.
+
+    With partnerships (persian) each seat also names its side and its partner; the total shown
+    is then the side's total.
+    """
+    names = [info["name"] for info in seats]
     out = []
     to_act = set(view["to_act"]) if view else set()
     known = view["public_cards"]["known"] if view else []
@@ -175,8 +181,42 @@ def players(
             "to_act": index in to_act,
             "known": [card(code) for code in known[index]] if known and index != my_seat else [],
         }
+        for number, side in enumerate(sides, start=1):
+            if index in side:
+                row["side"] = number
+                row["partners"] = [_name(names, other) for other in side if other != index]
         out.append(row)
     return out
+
+
+def side_sheet(
+    rows: Sequence[dict[str, Any]], sides: Sequence[Sequence[int]], names: Sequence[str]
+) -> dict[str, Any] | None:
+    """Partnerships: per finished hand, each side's pooled score and running total."""
+    if not sides:
+        return None
+    columns = [
+        {"side": number, "name": " & ".join(_name(names, seat) for seat in side)}
+        for number, side in enumerate(sides, start=1)
+    ]
+    out = []
+    for row in rows:
+        result = row.get("result") or {}
+        by_seats = {tuple(side["seats"]): side for side in result.get("sides", [])}
+        cells = []
+        for side in sides:
+            found = by_seats.get(tuple(side))
+            cells.append(
+                None
+                if found is None
+                else {
+                    "score": found["score"],
+                    "bonus": found["game_bonus"],
+                    "total": found["total_after"],
+                }
+            )
+        out.append({"hand": row["hand"], "cells": cells})
+    return {"columns": columns, "rows": out}
 
 
 def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
@@ -365,6 +405,7 @@ def breakdown(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]
                 "score": seat["score"],
                 "counted": seat["counted"],
                 "total_after": seat["total_after"],
+                "bonus": seat.get("bonus", 0),
                 "went_out": result.get("went_out") == seat["seat"],
                 "plus": [line for line in lines if line["points"] > 0],
                 "minus": [line for line in lines if line["points"] <= 0],

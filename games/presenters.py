@@ -157,6 +157,8 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
     user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     over = view is not None and view["phase"] == "hand_over"
     totals = _shown_totals(snap, view)
+    preset = engine.PRESETS.get(table.preset)
+    sides = preset.partnerships if preset is not None else ()
     ctx: dict[str, Any] = {
         **payload,
         "user": user,
@@ -166,7 +168,7 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         "is_host": user_id is not None and table.host_id == user_id,
         "is_seated": seat is not None,
         "waiting": table.status == Table.Status.WAITING,
-        "players": display.players(view, payload["seats"], seat, totals),
+        "players": display.players(view, payload["seats"], seat, totals, sides),
         "full": all(not s.is_empty for s in snap.seats),
         "taken": sum(1 for s in snap.seats if not s.is_empty),
         "table_path": reverse("table_detail", kwargs={"table_id": table.pk}),
@@ -179,6 +181,7 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         "hand_over": over,
         "game_over": game is not None and game.status == Game.Status.FINISHED,
         "score_sheet": display.score_sheet(score_sheet(snap), table.num_seats),
+        "side_sheet": display.side_sheet(score_sheet(snap), sides, names),
         "standings": (
             display.standings(game.totals, game.winners, _game_names(game, names))
             if game is not None and game.status == Game.Status.FINISHED

@@ -94,6 +94,7 @@ from .game import (
 )
 from .melds import TableMeld
 from .moves import apply, canonical, is_legal, legal_actions
+from .partnerships import PartnershipDraw, SideScore, partnership_draw, side_of
 from .presets import PLANNED_PRESETS, PRESETS, CardValues, PresetInfo
 from .records import (
     FORMAT,
@@ -140,6 +141,7 @@ __all__ = [
     "Meld",
     "Obligation",
     "OptionInfo",
+    "PartnershipDraw",
     "PassClaim",
     "Phase",
     "PresetInfo",
@@ -147,6 +149,7 @@ __all__ = [
     "RulesError",
     "ScoreLine",
     "SeatScore",
+    "SideScore",
     "SwitchJoker",
     "TableMeld",
     "TakeDiscard",
@@ -173,7 +176,9 @@ __all__ = [
     "new_hand",
     "next_dealer",
     "parse_record",
+    "partnership_draw",
     "replay",
+    "side_of",
     "sort_cards",
     "stack_deck",
     "start_hand",

@@ -160,7 +160,6 @@ PLANNED = (
         source="000",
         min_players=4,
         max_players=4,
-        playable=False,
         two_packs_from=None,
         jokers_per_pack=4,
         jokers_wild=False,
@@ -171,6 +170,7 @@ PLANNED = (
         going_out_bonus=25,
         game_bonus=50,
         double_group_of_four=True,
+        defaults=(("partners_by_draw", True),),
     ),
     PresetInfo(
         name="oklahoma",

@@ -115,6 +115,11 @@ OPTIONS: dict[str, OptionInfo] = {
             "Cards 2 to 9 score 5, tens and pictures 10, jokers 15, a low ace 5.",
             "002",
         ),
+        _switch(
+            "partners_by_draw",
+            "Partnerships: a shown draw seats the partners (off: the host's seating stands).",
+            "000",
+        ),
     )
 }
 
@@ -137,6 +142,7 @@ class Rules:
     discards_displayed: bool = False
     group_suits_distinct: bool = True
     pip5_scoring: bool = False
+    partners_by_draw: bool = False
 
     def __post_init__(self) -> None:
         _check(self)
@@ -273,5 +279,15 @@ def _check(rules: Rules) -> None:
         raise RulesError(
             "rummy-school ends the hand when the stock runs out, so stock_refill cannot apply."
         )
+    if rules.partners_by_draw and not rules.spec.partnerships:
+        raise RulesError(
+            "partners_by_draw seats partners, and only persian is played in partnerships."
+        )
+    if rules.spec.partnerships and rules.thirty_point_rule:
+        raise RulesError(
+            f"{rules.preset} scores by partnership, so thirty_point_rule (per player) cannot apply."
+        )
+    if rules.preset == "persian" and rules.pip5_scoring:
+        raise RulesError("persian has its own card values; pip5_scoring cannot change them.")
     if rules.preset == "rummy-school" and rules.pip5_scoring:
         raise RulesError("rummy-school has its own card values; pip5_scoring cannot change them.")

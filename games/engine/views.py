@@ -142,12 +142,13 @@ def _action_of(event: Event) -> Action | None:
         return ClaimRummy(seat, event.get("depth"))
     if kind == "meld":
         cards = tuple(event.get("cards"))
-        return Meld(seat, cards, tuple(event.get("reading")) if JOKER in cards else None)
+        wild = JOKER in cards and event.get("meld_kind") != JOKER_GROUP
+        return Meld(seat, cards, tuple(event.get("reading")) if wild else None)
     if kind == "lay_off":
         card = event.get("card")
-        return LayOff(
-            seat, card, event.get("meld"), event.get("reading") if card == JOKER else None
-        )
+        reading = event.get("reading")
+        wild = card == JOKER and reading != JOKER  # a joker on a group of jokers reads as itself
+        return LayOff(seat, card, event.get("meld"), reading if wild else None)
     if kind == "switch_joker":
         return SwitchJoker(seat, event.get("card"), event.get("meld"))
     if kind == "discard":

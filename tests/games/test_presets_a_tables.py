@@ -46,3 +46,66 @@ def test_the_scattered_pile_says_what_each_card_lies_over_and_what_a_take_brings
     assert [card["lies_over"] for card in pile] == ["", "K♥", "5♣", "K♥"]
     assert pile[1]["take_text"] == "the 5♣ and the 1 above it: 9♦"
     assert not pile[0]["takeable"] and pile[1]["takeable"]
+
+
+def test_a_persian_table_seats_partners_by_a_shown_draw_and_plays_to_the_end(alice):
+    table = start_table(alice, seats=4, preset="persian", target=150)
+    game = Game.objects.get(table=table)
+    drawn = game.dealer_draw[0]
+    assert sorted(seat for seat, _card in drawn) == [0, 1, 2, 3]
+    first = {seat: card for seat, card in drawn}
+    if len(game.dealer_draw) == 1:
+        rank = {card: "23456789TJQKA".index(card[0]) for card in first.values()}
+        assert min(rank[first[0]], rank[first[2]]) > max(rank[first[1]], rank[first[3]])
+        assert first[game.first_dealer] == min(first.values(), key=rank.__getitem__)
+    seats = list(table.seats.order_by("index"))
+    assert sum(seat.user_id == alice.pk for seat in seats) == 1
+    assert game.players[[s.user_id for s in seats].index(alice.pk)]["user"] == alice.pk
+    game = play_to_the_end(table, random.Random(3))
+    assert game.status == Game.Status.FINISHED
+    assert sorted(game.winners) in ([0, 2], [1, 3])
+    assert game.totals[0] == game.totals[2] and game.totals[1] == game.totals[3]
+    last = game.hands.latest("number").result
+    assert {tuple(side["seats"]) for side in last["sides"]} == {(0, 2), (1, 3)}
+    winning = next(side for side in last["sides"] if side["seats"] == sorted(game.winners))
+    assert winning["game_bonus"] == 50 and winning["total_after"] >= 150
+
+
+def test_a_persian_table_needs_exactly_four_players(alice):
+    with pytest.raises(services.TableError, match="4 to 4 players, not 3"):
+        start_table(alice, seats=3, preset="persian")
+    with pytest.raises(services.TableError, match="partnerships"):
+        start_table(alice, seats=4, preset="standard", partners_by_draw=True)
+
+
+def test_the_side_sheet_pools_partners_and_shows_the_game_bonus():
+    from games import display
+
+    rows = [
+        {
+            "hand": 1,
+            "result": {
+                "sides": [
+                    {"seats": [0, 2], "score": 40, "game_bonus": 0, "total_after": 40},
+                    {"seats": [1, 3], "score": -5, "game_bonus": 0, "total_after": -5},
+                ]
+            },
+        },
+        {
+            "hand": 2,
+            "result": {
+                "sides": [
+                    {"seats": [0, 2], "score": 120, "game_bonus": 50, "total_after": 210},
+                    {"seats": [1, 3], "score": 10, "game_bonus": 0, "total_after": 5},
+                ]
+            },
+        },
+    ]
+    sheet = display.side_sheet(rows, ((0, 2), (1, 3)), ["Alice", "Bob", "Cleo", "Dan"])
+    assert [c["name"] for c in sheet["columns"]] == ["Alice & Cleo", "Bob & Dan"]
+    assert sheet["rows"][1]["cells"][0] == {"score": 120, "bonus": 50, "total": 210}
+    assert display.side_sheet(rows, (), []) is None
+    seats = [{"index": i, "name": n, "connected": True} for i, n in enumerate("ABCD")]
+    shown = display.players(None, seats, 0, [10, 20, 10, 20], ((0, 2), (1, 3)))
+    assert shown[0]["side"] == 1 and shown[0]["partners"] == ["C"]
+    assert shown[3]["side"] == 2 and shown[3]["partners"] == ["B"]

@@ -21,6 +21,7 @@ PRESET_SEATS = {
     "classic": 3,
     "rummy-school": 4,
     "throw-down": 3,
+    "persian": 4,
 }
 OPTION_SETS = [
     (("rummy_call", True),),
@@ -34,8 +35,8 @@ OPTION_SETS = [
 ]
 
 
-def _assert_finished(result, seats):
-    assert len(result.winners) == 1
+def _assert_finished(result, seats, winners=1):
+    assert len(result.winners) == winners
     assert max(result.totals) >= 100
     assert len(result.totals) == seats
     assert result.moves > 0
@@ -57,7 +58,8 @@ def test_each_level_finishes_a_game_of_each_preset(level, preset):
         seed=21,
         hard_playouts=HARD_PLAYOUTS,
     )
-    _assert_finished(play_game(config, 0), seats)
+    winners = len(engine.PRESETS[preset].partnerships[0]) if preset == "persian" else 1
+    _assert_finished(play_game(config, 0), seats, winners)
 
 
 @pytest.mark.parametrize("level", bots.LEVELS)
@@ -83,3 +85,27 @@ def test_mixed_levels_finish_two_player_games_to_500():
     config = SimConfig(levels=("easy", "medium"), games=2, seed=2)
     for index in range(2):
         _assert_finished(play_game(config, index), 2)
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("persian", (("rummy_call", True), ("boathouse", True))),
+        ("persian", (("stock_refill", True), ("top_discard_free", True))),
+        ("throw-down", (("rummy_call", True), ("stock_refill", True))),
+        ("throw-down", (("floating", True), ("discards_displayed", True))),
+    ],
+)
+def test_each_level_finishes_the_new_presets_under_options(level, preset, options):
+    seats = PRESET_SEATS[preset]
+    config = SimConfig(
+        preset=preset,
+        options=(*options, ("target", 100)),
+        levels=(level, "easy", "medium", "hard")[:seats],
+        games=1,
+        seed=9,
+        hard_playouts=HARD_PLAYOUTS,
+    )
+    result = play_game(config, 0)
+    _assert_finished(result, seats, 2 if preset == "persian" else 1)
