@@ -75,9 +75,8 @@ def play_bots(table_id: int, human: int) -> int:
 
 
 @pytest.mark.e2e
-def test_alice_and_three_bots_play_a_persian_hand_to_the_side_score_sheet(
-    page, live_server_url, server_channel_layer
-):
+@pytest.mark.usefixtures("server_channel_layer")
+def test_alice_and_three_bots_play_a_persian_hand_to_the_side_score_sheet(page, live_server_url):
     base = live_server_url
     alice = page
     sign_up(alice, base, "alice", "Alice")
