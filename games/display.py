@@ -461,12 +461,15 @@ def standings(
     return out
 
 
-def dealer_draw(rounds: Sequence[Sequence[Sequence[Any]]], names: Sequence[str]) -> list[str]:
-    """The public draw for first dealer, one sentence per round (ties draw again)."""
+def dealer_draw(
+    rounds: Sequence[Sequence[Sequence[Any]]], names: Sequence[str], partners: bool = False
+) -> list[str]:
+    """The public draw for first dealer (and partners), one sentence per round (ties again)."""
     lines = []
+    first = "Draw for partners and dealer (two highest against two lowest)" if partners else None
     for number, drawn in enumerate(rounds, start=1):
         parts = [f"{_name(names, seat)} {card(code)['label']}" for seat, code in drawn]
-        prefix = "Draw for dealer" if number == 1 else "Tie, drawn again"
+        prefix = (first or "Draw for dealer") if number == 1 else "Tie, drawn again"
         lines.append(f"{prefix}: {', '.join(parts)}")
     return lines
 

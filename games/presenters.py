@@ -202,7 +202,7 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
             controls=display.controls(legal, view),
             breakdown=display.breakdown(view, names) if over else [],
             dealer_draw=(
-                display.dealer_draw(game.dealer_draw, names)
+                display.dealer_draw(game.dealer_draw, names, partners=bool(sides))
                 if game is not None and snap.hand is not None and snap.hand.number == 1
                 else None
             ),
