@@ -166,6 +166,7 @@ def players(
     is then the side's total.
     """
     names = [info["name"] for info in seats]
+    running = view.get("running") if view else None
     out = []
     to_act = set(view["to_act"]) if view else set()
     known = view["public_cards"]["known"] if view else []
@@ -181,6 +182,8 @@ def players(
             "to_act": index in to_act,
             "known": [card(code) for code in known[index]] if known and index != my_seat else [],
         }
+        if running is not None and index < len(running):
+            row["running"] = running[index]  # michigan: the score so far this hand
         for number, side in enumerate(sides, start=1):
             if index in side:
                 row["side"] = number
@@ -260,7 +263,7 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
         else:
             brings = pile[index + 1 :]
         if info["takeable"] or info["claimable"]:
-            verb = "Call Rummy on" if info["claimable"] else "Take"
+            verb = f"Call {claim_word(view)} on" if info["claimable"] else "Take"
             info["take_text"] = _take_text(code, brings)
             info["button_html"] = format_html(
                 '<button type="button" class="pile-pick pcard pcard-{}" data-depth="{}"'
@@ -293,6 +296,12 @@ def _take_name(code: str, brings: Sequence[str]) -> str:
     return f"the {name} and the {len(brings)} above it: {listed}"
 
 
+def claim_word(view: dict[str, Any] | None) -> str:
+    """What claiming a discard is called at this table: "Stop" in michigan, else "Rummy"."""
+    preset = engine.PRESETS.get(view["preset"]) if view else None
+    return "Stop" if preset is not None and preset.stop_call else "Rummy"
+
+
 def obligation_text(view: dict[str, Any], names: Sequence[str]) -> str | None:
     """What the player who took from the pile still owes, in words."""
     duty = view.get("obligation")
@@ -302,8 +311,10 @@ def obligation_text(view: dict[str, Any], names: Sequence[str]) -> str | None:
         return engine.Obligation(**duty).text()
     label = card(duty["card"])["label"]
     how = "in a new meld" if duty["new_meld_only"] else "in a meld or lay it off"
-    if duty["timing"] == "lay_off":
+    if duty["timing"] in ("lay_off", "stop"):
         how = "by laying it off"
+    if duty["timing"] == "stop_discard":
+        return f"{_name(names, duty['seat'])} called Stop and now discards."
     return f"{_name(names, duty['seat'])} must use the {label} {how}."
 
 
@@ -315,9 +326,10 @@ def status_text(view: dict[str, Any], names: Sequence[str], my_seat: int | None)
     if phase == "hand_over":
         return "The hand is over."
     if phase == "claim":
+        call = claim_word(view)
         if mine:
-            return "Rummy may be called: call it on a playable discard, or pass."
-        return "Waiting for the other players to call Rummy or pass."
+            return f"{call} may be called: call it on a playable discard, or pass."
+        return f"Waiting for the other players to call {call} or pass."
     if not to_act:
         return ""
     who = _name(names, to_act[0])
@@ -355,7 +367,7 @@ def controls(legal: Sequence[dict[str, Any]], view: dict[str, Any] | None) -> di
     # the engine's reason then tells the player why, next to the button.
     playing = view is not None and view["phase"] == "play" and bool(legal)
     extra = [
-        {"action": a, "json": json.dumps(a), "text": _extra_text(a)}
+        {"action": a, "json": json.dumps(a), "text": _extra_text(a, claim_word(view))}
         for a in legal
         if a["type"] in _EXTRA_ACTIONS
     ]
@@ -371,10 +383,10 @@ def controls(legal: Sequence[dict[str, Any]], view: dict[str, Any] | None) -> di
     }
 
 
-def _extra_text(action: dict[str, Any]) -> str:
+def _extra_text(action: dict[str, Any], call: str = "Rummy") -> str:
     kind = action["type"]
     if kind == "pass_claim":
-        return "Pass (do not call Rummy)"
+        return f"Pass (do not call {call})"
     if kind == "decline_draw":
         return "Do not take from the pile (ends the hand)"
     if kind == "float":

@@ -182,6 +182,7 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         "game_over": game is not None and game.status == Game.Status.FINISHED,
         "score_sheet": display.score_sheet(score_sheet(snap), table.num_seats),
         "side_sheet": display.side_sheet(score_sheet(snap), sides, names),
+        "claim_word": display.claim_word(view),
         "standings": (
             display.standings(game.totals, game.winners, _game_names(game, names))
             if game is not None and game.status == Game.Status.FINISHED

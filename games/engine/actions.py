@@ -266,7 +266,8 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
     if isinstance(action, DrawStock):
         return f"{who} drew from the stock"
     if isinstance(action, TakeDiscard | ClaimRummy):
-        verb = "took" if isinstance(action, TakeDiscard) else "called Rummy and took"
+        call = getattr(getattr(state, "rules", None), "claims_word", "Rummy")
+        verb = "took" if isinstance(action, TakeDiscard) else f"called {call} and took"
         pile = getattr(state, "discard", None)
         above = action.depth
         layout = getattr(state, "scatter", None)

@@ -21,6 +21,7 @@ from .melds import (
     meld_exists_with,
     switch_joker_in,
 )
+from .michigan import stop_depths
 from .rules import Rules
 from .state import HandState, Obligation
 
@@ -279,6 +280,8 @@ def _chain_reaches(
 def claimable_depths(state: HandState) -> tuple[int, ...]:
     """Depths of the pile on which Rummy may be called after the latest discard."""
     rules = state.rules
+    if rules.spec.stop_call:
+        return stop_depths(state)
     if rules.exact_takes:
         return exact_takes.claimable_depths(state)
     pile = state.discard

@@ -36,6 +36,7 @@ from .melds import (
     enumerate_melds,
     joker_slot_for,
 )
+from .michigan import STOP, STOP_DISCARD
 from .persian import enumerate_persian
 from .state import HandState, Phase
 from .transitions import EXECUTORS
@@ -144,9 +145,13 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
     rules = state.rules
     accepts = state.accepts()
     obligation = state.obligation
-    if obligation is not None and obligation.timing == "lay_off":
+    if obligation is not None and obligation.timing in ("lay_off", STOP):
         for spot in accepts.get(obligation.card, ()):
             plans[layoff_action(seat, obligation.card, spot)] = spot
+        return plans
+    if obligation is not None and obligation.timing == STOP_DISCARD:
+        for card in dict.fromkeys(hand):
+            plans[discard_action(seat, card)] = None
         return plans
     if state.floating_turn:
         card = hand[0]

@@ -226,7 +226,6 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=8,
-        playable=False,
         single_hand_game=True,
         stop_call=True,
     ),

@@ -248,7 +248,8 @@ def _obligation(data: Any, num_seats: int) -> Obligation | None:
         return None
     if not isinstance(data, dict) or set(data) != set(Obligation._fields):
         raise FormatError("'obligation' is malformed.")
-    if not is_card(data["card"]) or data["timing"] not in ("next_play", "this_turn", "lay_off"):
+    timings = ("next_play", "this_turn", "lay_off", "stop", "stop_discard")
+    if not is_card(data["card"]) or data["timing"] not in timings:
         raise FormatError("'obligation' names an unknown card or timing.")
     if data["source"] not in ("pile", "claim"):
         raise FormatError("'obligation' has an unknown source.")

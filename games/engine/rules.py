@@ -175,6 +175,16 @@ class Rules:
         return not self.spec.aces_low or (self.spec.jokers_per_pack > 0 and not self.wild_jokers)
 
     @cached_property
+    def claims_open(self) -> bool:
+        """A discard may be claimed: Rummy calls (option) or michigan's Stop call."""
+        return self.rummy_call or self.spec.stop_call
+
+    @cached_property
+    def claims_word(self) -> str:
+        """What a claim of a discard is called at this table."""
+        return "Stop" if self.spec.stop_call else "Rummy"
+
+    @cached_property
     def exact_takes(self) -> bool:
         """Pile takes and Rummy calls need the slower exact check (see exact_takes.py)."""
         return self.scattered or self.persian_melds
@@ -279,6 +289,15 @@ def _check(rules: Rules) -> None:
         raise RulesError(
             "rummy-school ends the hand when the stock runs out, so stock_refill cannot apply."
         )
+    if rules.spec.single_hand_game:
+        if rules.rummy_call:
+            raise RulesError(
+                f"{rules.preset} has its own Stop call, so rummy_call cannot be turned on."
+            )
+        if rules.target != OPTIONS["target"].default:
+            raise RulesError(f"{rules.preset} is a single hand, so a target score does not apply.")
+        if rules.thirty_point_rule:
+            raise RulesError(f"{rules.preset} is a single hand, so thirty_point_rule cannot apply.")
     if rules.partners_by_draw and not rules.spec.partnerships:
         raise RulesError(
             "partners_by_draw seats partners, and only persian is played in partnerships."

@@ -12,6 +12,7 @@ from typing import Any
 
 from .cards import JOKER, RANK_INDEX, card_label
 from .melds import TableMeld
+from .michigan import single_hand_outcome
 from .partnerships import SideScore, doubled_melds, side_outcome, side_scores
 from .presets import CardValues
 from .rules import Rules
@@ -205,14 +206,20 @@ def hand_result(state: HandState) -> HandResult:
     return HandResult(tuple(seats), final, end.reason if end else None, went_out, sides)
 
 
-def game_outcome(rules: Rules, totals: tuple[int, ...] | list[int]) -> GameOutcome:
+def game_outcome(
+    rules: Rules, totals: tuple[int, ...] | list[int], hands_played: int = 1
+) -> GameOutcome:
     """Over when a total reaches the target and one seat alone has the highest total.
 
     A tie for the highest total at or above the target means another hand is played.
+    ``hands_played``: hands finished so far (the server asks right after scoring one); it
+    matters only where a game is a single hand (michigan).
     """
     totals = tuple(totals)
     if not totals:
         return GameOutcome(False, (), "No scores yet.")
+    if rules.spec.single_hand_game:
+        return GameOutcome(*single_hand_outcome(totals, hands_played))
     if rules.spec.partnerships:
         return GameOutcome(*side_outcome(rules, totals))
     best = max(totals)

@@ -46,7 +46,8 @@ class Obligation(NamedTuple):
     seat: int
     timing: str
     """"next_play" (the very next play), "this_turn" (before the discard) or "lay_off" (a
-    Rummy call under rummy_last_discard_only: lay it off and the turn ends)."""
+    Rummy call under rummy_last_discard_only: lay it off and the turn ends); michigan's Stop
+    call: "stop" (lay it off) then "stop_discard" (discard one card)."""
     new_meld_only: bool
     source: str
     """"pile" or "claim"."""
@@ -65,6 +66,10 @@ class Obligation(NamedTuple):
         card = card_label(self.card)
         if self.timing == "lay_off":
             return f"You called Rummy on the {card}: lay it off on a meld."
+        if self.timing == "stop":
+            return f"You called Stop on the {card}: lay it off on a meld, then discard a card."
+        if self.timing == "stop_discard":
+            return "You called Stop: discard a card to end your play."
         how = "in a new meld" if self.new_meld_only else "in a meld or as a lay-off"
         when = "with your next play" if self.timing == "next_play" else "before you discard"
         return f"You took the {card} from the pile: use it {how} {when}."

@@ -34,6 +34,7 @@ from .melds import (
     place_meld,
     switch_joker_in,
 )
+from .michigan import STOP, STOP_DISCARD
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase
 from .validation import without
 
@@ -178,8 +179,9 @@ def _exec_claim(state: HandState, action: Any, plan: Any, events: list[Event]) -
     new.claim = None
     new.floating_turn = False
     last_only = rules.rummy_last_discard_only
-    new.resume = claim.next_seat if last_only else None
-    timing = "lay_off" if last_only else "next_play"
+    stop = rules.spec.stop_call
+    new.resume = claim.next_seat if last_only or stop else None
+    timing = STOP if stop else "lay_off" if last_only else "next_play"
     new.obligation = Obligation(taken[0], seat, timing, False, "claim")
     if rules.discards_displayed:
         _show(new, seat, taken)
@@ -199,6 +201,9 @@ def _after_play(
         _hide(new, seat, used)
     if duty is not None and duty.timing == "lay_off":
         return begin_turn(new, _next_seat(state), events)
+    if duty is not None and duty.timing == STOP:
+        new.obligation = duty._replace(timing=STOP_DISCARD)  # michigan: now one discard
+        return new
     if not new.hands[seat] and not state.rules.floating:
         return end_hand(new, "went_out", seat, events)
     return new
@@ -283,7 +288,7 @@ def _exec_discard(state: HandState, action: Any, plan: Any, events: list[Event])
     if state.last_stock_drawn:
         return end_hand(new, "last_stock_card", seat, events)
     next_seat = _next_seat(state)
-    if rules.rummy_call:
+    if rules.claims_open:
         depths = claimable_depths(new)
         if depths:
             n = state.num_seats

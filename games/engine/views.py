@@ -109,6 +109,8 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
         },
         "end": None if state.end is None else {"reason": state.end.reason, "seat": state.end.seat},
     }
+    if state.rules.spec.single_hand_game:
+        data["running"] = [seat_score.melded for seat_score in hand_result(state).seats]
     if seat is not None:
         data["hand"] = list(state.hands[seat])
     if over:

@@ -80,6 +80,9 @@ def tables(draw: st.DrawFn, presets: tuple[str, ...] = ()) -> tuple[Rules, int, 
         options["stock_refill"] = options["pip5_scoring"] = False
     if preset == "persian":
         options["thirty_point_rule"] = options["pip5_scoring"] = False
+    if preset == "michigan":
+        options["rummy_call"] = options["rummy_last_discard_only"] = False
+        options["thirty_point_rule"] = False
     seed = draw(st.integers(0, 2**64 - 1))
     return make_rules(preset, **options), players, seed
 
@@ -170,8 +173,8 @@ def test_random_legal_play_keeps_every_invariant(table: tuple[Rules, int, int]) 
 
 
 @settings(deadline=None, max_examples=40)
-@given(tables(("persian", "throw-down")))
-def test_random_legal_play_keeps_every_invariant_in_persian_and_throw_down(
+@given(tables(("persian", "throw-down", "michigan")))
+def test_random_legal_play_keeps_every_invariant_in_the_presets_of_issue_6a(
     table: tuple[Rules, int, int],
 ) -> None:
     check_random_hand(table)

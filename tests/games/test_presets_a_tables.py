@@ -109,3 +109,42 @@ def test_the_side_sheet_pools_partners_and_shows_the_game_bonus():
     shown = display.players(None, seats, 0, [10, 20, 10, 20], ((0, 2), (1, 3)))
     assert shown[0]["side"] == 1 and shown[0]["partners"] == ["C"]
     assert shown[3]["side"] == 2 and shown[3]["partners"] == ["B"]
+
+
+def test_a_michigan_table_is_one_hand_ranked_by_its_scores(alice, client):
+    table = start_table(alice, seats=3, preset="michigan")
+    client.force_login(alice)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert "this hand" in page  # running scores are shown while the hand is played
+    game = play_to_the_end(table, random.Random(8))
+    assert game.status == Game.Status.FINISHED and game.hands.count() == 1
+    best = max(game.totals)
+    assert game.winners == [seat for seat, total in enumerate(game.totals) if total == best]
+    result = game.hands.get().result
+    assert game.totals == [seat["total_after"] for seat in result["seats"]]
+
+
+def test_michigan_says_stop_where_other_presets_say_rummy():
+    from games import display
+
+    view = {"preset": "michigan", "phase": "claim", "to_act": [2], "discard": ["TH"]}
+    assert display.claim_word(view) == "Stop"
+    assert display.status_text(view, ["A", "B", "C"], 2).startswith("Stop may be called")
+    legal = [{"type": "claim_rummy", "depth": 0}, {"type": "pass_claim"}]
+    assert "Call Stop on" in display.discard_pile(view, legal)[0]["button_html"]
+    assert display.controls(legal, view)["extra"][0]["text"] == "Pass (do not call Stop)"
+    assert display.claim_word({"preset": "standard"}) == "Rummy"
+    seats = [{"index": i, "name": n, "connected": True} for i, n in enumerate("ABC")]
+    shown = display.players(
+        {
+            **view,
+            "running": [24, 0, 10],
+            "hand_sizes": [7, 7, 7],
+            "dealer": 0,
+            "public_cards": {"known": [[], [], []]},
+        },
+        seats,
+        0,
+        [0, 0, 0],
+    )
+    assert [p["running"] for p in shown] == [24, 0, 10]

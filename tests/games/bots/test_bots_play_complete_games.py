@@ -7,6 +7,8 @@ to keep CI fast; the strength runs in bench/bots play thousands more.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from games import bots, engine
@@ -22,6 +24,7 @@ PRESET_SEATS = {
     "rummy-school": 4,
     "throw-down": 3,
     "persian": 4,
+    "michigan": 3,
 }
 OPTION_SETS = [
     (("rummy_call", True),),
@@ -50,6 +53,12 @@ def test_every_playable_preset_is_covered():
 @pytest.mark.parametrize("preset", sorted(PRESET_SEATS))
 def test_each_level_finishes_a_game_of_each_preset(level, preset):
     seats = PRESET_SEATS[preset]
+    if preset == "michigan":
+        config = SimConfig(preset=preset, levels=(level,) * seats, games=1, seed=21)
+        result = play_game(replace(config, hard_playouts=HARD_PLAYOUTS), 0)
+        assert result.moves > 0 and len(result.totals) == seats and result.winners
+        assert max(result.totals) == max(result.totals[s] for s in result.winners)
+        return
     config = SimConfig(
         preset=preset,
         options=(("target", 100),),
@@ -95,6 +104,8 @@ def test_mixed_levels_finish_two_player_games_to_500():
         ("persian", (("stock_refill", True), ("top_discard_free", True))),
         ("throw-down", (("rummy_call", True), ("stock_refill", True))),
         ("throw-down", (("floating", True), ("discards_displayed", True))),
+        ("michigan", (("boathouse", True), ("stock_refill", True))),
+        ("michigan", (("floating", True), ("top_discard_free", True))),
     ],
 )
 def test_each_level_finishes_the_new_presets_under_options(level, preset, options):
@@ -107,5 +118,10 @@ def test_each_level_finishes_the_new_presets_under_options(level, preset, option
         seed=9,
         hard_playouts=HARD_PLAYOUTS,
     )
+    if preset == "michigan":
+        config = replace(config, options=options)  # one hand: no target
     result = play_game(config, 0)
+    if preset == "michigan":
+        assert result.moves > 0 and len(result.totals) == seats and result.winners
+        return
     _assert_finished(result, seats, 2 if preset == "persian" else 1)
