@@ -148,3 +148,20 @@ def test_michigan_says_stop_where_other_presets_say_rummy():
         [0, 0, 0],
     )
     assert [p["running"] for p in shown] == [24, 0, 10]
+
+
+def test_with_the_draw_off_the_hosts_seating_stands(alice):
+    table = services.table_create(
+        host=alice,
+        name="Fixed partners",
+        preset="persian",
+        options={"partners_by_draw": False},
+        num_seats=4,
+        turn_seconds=60,
+        fill_with_bots=True,
+    )
+    services.table_start(table_id=table.pk, by=alice)
+    assert table.seats.get(index=0).user_id == alice.pk
+    game = Game.objects.get(table=table)
+    assert game.players[0]["user"] == alice.pk
+    assert all(len(round_) >= 1 for round_ in game.dealer_draw)
