@@ -165,3 +165,17 @@ def test_with_the_draw_off_the_hosts_seating_stands(alice):
     game = Game.objects.get(table=table)
     assert game.players[0]["user"] == alice.pk
     assert all(len(round_) >= 1 for round_ in game.dealer_draw)
+
+
+def test_the_throw_down_table_page_shows_what_each_discard_lies_over(alice, client):
+    table = start_table(alice, seats=2, preset="throw-down")
+    rng = random.Random(2)
+    for _ in range(12):
+        if not bot_turns.play_one(table.pk, Table.objects.get(pk=table.pk).version, rng=rng):
+            play_one(table, rng)
+    client.force_login(alice)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    hand = Game.objects.get(table=table).hands.latest("number")
+    assert "Discard area" in page
+    if any(hand.state["scatter"]):
+        assert 'class="lies-over muted">over ' in page
