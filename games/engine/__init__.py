@@ -47,6 +47,11 @@ Scoring
     ``next_dealer``, ``first_dealer_draw``, and ``new_game`` / ``start_hand`` /
     ``finish_hand`` for a whole game.
 
+Preset modules
+    ``scatter`` (throw-down's scattered discard area), ``persian`` (aces high, groups of
+    jokers), ``partnerships`` (sides, ``partnership_draw``, pooled scores), ``michigan`` (one
+    hand per game, the Stop call) and ``exact_takes`` (the exact pile check those presets use).
+
 Storage
     ``state_to_json`` / ``state_from_json`` (versioned, ``FormatError`` on bad data);
     ``hand_record(state)`` (one line per move) and ``replay(record_or_actions, ...)``.
