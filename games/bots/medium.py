@@ -194,7 +194,10 @@ def _follow(plan: Partition, last: str | None, moves: LegalMoves) -> Action | No
 
 
 def _shape_value(seen: SeatView, shape: MeldShape) -> int:
-    return shape_points(seen.rules.values, shape)
+    points = shape_points(seen.rules.values, shape)
+    if seen.rules.spec.double_group_of_four and shape.kind != "run" and len(shape.cards) == 4:
+        return 2 * points  # persian: four of a kind melded at once counts double
+    return points
 
 
 def _safe_to_hold(seen: SeatView, style: Style) -> bool:
