@@ -207,7 +207,7 @@ def hand_result(state: HandState) -> HandResult:
 
 
 def game_outcome(
-    rules: Rules, totals: tuple[int, ...] | list[int], hands_played: int = 1
+    rules: Rules, totals: tuple[int, ...] | list[int], *, hands_played: int = 1
 ) -> GameOutcome:
     """Over when a total reaches the target and one seat alone has the highest total.
 
