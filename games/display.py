@@ -192,6 +192,20 @@ def players(
     return out
 
 
+def side_breakdown(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """At hand end with partnerships: each side's pooled score, game bonus and total."""
+    result = view.get("result") or {}
+    return [
+        {
+            "name": " & ".join(_name(names, seat) for seat in side["seats"]),
+            "score": side["score"],
+            "bonus": side["game_bonus"],
+            "total": side["total_after"],
+        }
+        for side in result.get("sides", [])
+    ]
+
+
 def side_sheet(
     rows: Sequence[dict[str, Any]], sides: Sequence[Sequence[int]], names: Sequence[str]
 ) -> dict[str, Any] | None:

@@ -202,6 +202,7 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
             last_event=display.last_event(view, names),
             controls=display.controls(legal, view),
             breakdown=display.breakdown(view, names) if over else [],
+            side_breakdown=display.side_breakdown(view, names) if over else [],
             dealer_draw=(
                 display.dealer_draw(game.dealer_draw, names, partners=bool(sides))
                 if game is not None and snap.hand is not None and snap.hand.number == 1

@@ -179,3 +179,22 @@ def test_the_throw_down_table_page_shows_what_each_discard_lies_over(alice, clie
     assert "Discard area" in page
     if any(hand.state["scatter"]):
         assert 'class="lies-over muted">over ' in page
+
+
+def test_the_hand_end_sums_up_each_side():
+    from games import display
+
+    view = {
+        "result": {
+            "sides": [
+                {"seats": [0, 2], "score": 44, "game_bonus": 0, "total_after": 84},
+                {"seats": [1, 3], "score": 3, "game_bonus": 50, "total_after": 553},
+            ]
+        }
+    }
+    rows = display.side_breakdown(view, ["Alice", "Bob", "Cleo", "Dan"])
+    assert rows == [
+        {"name": "Alice & Cleo", "score": 44, "bonus": 0, "total": 84},
+        {"name": "Bob & Dan", "score": 3, "bonus": 50, "total": 553},
+    ]
+    assert display.side_breakdown({"result": {}}, []) == []
