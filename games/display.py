@@ -517,6 +517,14 @@ def rules_summary(rules_json: dict[str, Any]) -> list[dict[str, str]]:
     return out
 
 
+def target_text(preset: str, rules_json: dict[str, Any]) -> str:
+    """What ends the game: the target score, or "one hand" where a game is a single hand."""
+    info = engine.PRESETS.get(preset)
+    if info is not None and info.single_hand_game:
+        return "one hand"
+    return str((rules_json.get("options") or {}).get("target", ""))
+
+
 def preset_title(preset: str) -> str:
     info = engine.PRESETS.get(preset)
     return info.title if info else preset

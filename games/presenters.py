@@ -176,6 +176,7 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         "bot_levels": BOT_LEVEL_CHOICES,
         "rules_summary": display.rules_summary(table.rules),
         "preset_title": display.preset_title(table.preset),
+        "target_text": display.target_text(table.preset, table.rules),
         "my_turn": bool(legal),
         "legal_json": json.dumps(legal),
         "hand_over": over,
@@ -297,7 +298,7 @@ def lobby_rows(tables: list[Table]) -> list[dict[str, Any]]:
                 "players": [_occupant(s) for s in seats],
                 "preset_title": display.preset_title(table.preset),
                 "house_rules": display.rules_summary(table.rules),
-                "target": (table.rules.get("options") or {}).get("target"),
+                "target": display.target_text(table.preset, table.rules),
             }
         )
     return rows

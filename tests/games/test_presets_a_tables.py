@@ -116,6 +116,7 @@ def test_a_michigan_table_is_one_hand_ranked_by_its_scores(alice, client):
     client.force_login(alice)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert "this hand" in page  # running scores are shown while the hand is played
+    assert "<span>one hand</span>" in page and "to 500" not in page
     game = play_to_the_end(table, random.Random(8))
     assert game.status == Game.Status.FINISHED and game.hands.count() == 1
     best = max(game.totals)
