@@ -80,6 +80,10 @@ def partnership_draw(rules: Rules, num_seats: int, seed: int | None = None) -> P
     rounds: list[tuple[tuple[int, str], ...]] = []
     drawing = list(range(num_seats))
     while drawing:
+        if len(deck) < len(drawing):  # a very long run of ties: shuffle a fresh pack in
+            fresh = [card for card in rules.deck(num_seats) if card != JOKER]
+            random.Random(f"{seed}/partners/{len(rounds)}").shuffle(fresh)
+            deck = fresh + deck
         drawn = tuple((player, deck.pop()) for player in drawing)
         rounds.append(drawn)
         for player, card in drawn:
