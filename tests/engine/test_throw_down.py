@@ -194,3 +194,12 @@ def legal_actions_depths(state):
     return sorted(
         action.depth for action in legal_actions(state, 1) if isinstance(action, TakeDiscard)
     )
+
+
+@pytest.mark.parametrize("preset", ["throw-down", "michigan"])
+@pytest.mark.parametrize("players", [1, 9])
+def test_a_wrong_number_of_players_is_refused_with_the_range(preset, players):
+    from games.engine import RulesError
+
+    with pytest.raises(RulesError, match=f"2 to 8 players, not {players}"):
+        new_hand(make_rules(preset), players, 0)
