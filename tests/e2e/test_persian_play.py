@@ -133,3 +133,19 @@ def test_alice_and_three_bots_play_a_persian_hand_to_the_side_score_sheet(page, 
     row = sheet.get_by_role("row").filter(has=alice.get_by_role("rowheader", name="1"))
     assert str(ours["total_after"]) in row.inner_text()
     assert str(ours["score"]) in row.inner_text()
+
+
+@pytest.mark.e2e
+def test_the_partner_draw_switch_shows_only_for_persian(page, live_server_url):
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_up(page, live_server_url, "alice", "Alice")
+    page.goto(f"{live_server_url}/")
+    box = page.get_by_label("Partnerships: a shown draw seats the partners", exact=False)
+    assert not box.is_visible()
+    page.get_by_label("Rules").select_option(value="persian")
+    assert box.is_visible() and box.is_checked()
+    assert page.get_by_label("Seats", exact=True).input_value() == "4"
+    page.get_by_label("Rules").select_option(value="michigan")
+    assert not box.is_visible()
+    assert not errors

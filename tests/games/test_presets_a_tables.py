@@ -199,3 +199,11 @@ def test_the_hand_end_sums_up_each_side():
         {"name": "Bob & Dan", "score": 3, "bonus": 50, "total": 553},
     ]
     assert display.side_breakdown({"result": {}}, []) == []
+
+
+def test_the_create_form_marks_partners_by_draw_as_a_partnership_rule():
+    from games.forms import TableCreateForm, option_field_name
+
+    form = TableCreateForm()
+    assert 'data-only-for="persian"' in str(form[option_field_name("partners_by_draw")])
+    assert "data-only-for" not in str(form[option_field_name("boathouse")])
