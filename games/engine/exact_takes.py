@@ -28,9 +28,17 @@ def melds_for(rules: Rules, cards: Sequence[str]) -> list[MeldShape]:
 
 def _melds_with(rules: Rules, card: str, others: Sequence[str], room: int) -> bool:
     """True when ``card`` and some of ``others`` make a meld leaving ``room`` cards or more."""
+    distinct = rules.group_suits_distinct
     if not rules.persian_melds and room <= 0:
-        return meld_exists_with(card, others, rules.wild_jokers, rules.group_suits_distinct)
+        return meld_exists_with(card, others, rules.wild_jokers, distinct)
     size = len(others) + 1
+    if rules.persian_melds:
+        # Persian melds are the natural melds without low aces, plus groups of jokers: a quick
+        # test that ignores the ace rule rules most cards out before any enumeration.
+        if card == JOKER:
+            return others.count(JOKER) >= 2 and size - 3 >= room
+        if not meld_exists_with(card, others, False, distinct):
+            return False
     for shape in melds_for(rules, [*others, card]):
         if card in shape.cards and size - len(shape.cards) >= room:
             return True
