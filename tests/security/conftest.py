@@ -1,5 +1,5 @@
-"""The browser fixtures of tests/e2e (a real Daphne process and Chromium), for the one
-security test that needs a browser: the Content-Security-Policy as Chromium enforces it."""
+"""Fresh snapshot caches (as in tests/games), and the browser fixtures of tests/e2e (a real
+Daphne process and Chromium) for the Content-Security-Policy as Chromium enforces it."""
 
 from tests.e2e.conftest import (  # noqa: F401 (fixtures)
     asgi_server,
@@ -8,3 +8,4 @@ from tests.e2e.conftest import (  # noqa: F401 (fixtures)
     live_server_url,
     page,
 )
+from tests.games.conftest import _fresh_snapshots  # noqa: F401 (autouse fixture)

@@ -1,0 +1,5 @@
+"""Fixtures of the fault tests: fresh snapshot caches (as in tests/games) and the real
+processes and private Redis of tests/resilience/stack.py."""
+
+from tests.games.conftest import _fresh_snapshots  # noqa: F401 (autouse fixture)
+from tests.resilience.stack import private_redis  # noqa: F401 (fixture)
