@@ -19,6 +19,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 
 from games import broadcast, presenters, selectors, services
 from games.models import Table
@@ -158,6 +159,13 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
             await self._send_error(frame_id, exc.code, exc.message, version=exc.version)
             if exc.code in {"stale", "hand_over", "illegal"}:
                 await self._push_state(force=exc.code == "stale")
+        except DatabaseError:
+            # The move's transaction rolled back whole; say so instead of dropping the
+            # socket, so the page keeps its connection and the player can simply retry.
+            log.exception("database error on table %s", self.table_id)
+            await self._send_error(
+                frame_id, "server_error", "The server could not save that; nothing changed."
+            )
 
     def _take_token(self) -> None:
         now = time.monotonic()
