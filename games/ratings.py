@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -274,13 +274,19 @@ def bot_account_ids(levels: Iterable[str]) -> dict[str, int]:
 
     ids = {}
     for level in sorted(set(levels)):
-        user, created = User.objects.get_or_create(
-            username=f"bot-level-{level}",
-            defaults={"display_name": f"{level.title()} bot", "is_bot": True},
-        )
-        if created:
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
+        username = f"bot-level-{level}"
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            # A person may already call themselves "Easy bot": then the bot takes its username.
+            for name in (f"{level.title()} bot", username):
+                try:
+                    with transaction.atomic():
+                        user = User.objects.create_user(username, display_name=name, is_bot=True)
+                    break
+                except IntegrityError:
+                    continue
+            if user is None:
+                raise RuntimeError(f"Cannot create the {level} bot's account.")
         ids[level] = user.pk
     return ids
 

@@ -15,10 +15,16 @@ from django.http import Http404
 
 from accounts.models import User
 from games import charts, ratings
+from games.engine.presets import PLANNED_PRESETS, PRESETS
 from games.models import GameResult, PlayerPeriodStats, Rating
 
 RECENT_GAMES = 20
 CHART_POINTS = 200
+
+
+def preset_title(name: str) -> str:
+    info = PRESETS.get(name) or PLANNED_PRESETS.get(name)
+    return info.title if info is not None else name
 
 
 def public_player(name: str) -> User:
@@ -83,7 +89,7 @@ def profile(user: User, *, family: str | None = None) -> Profile:
         ),
         "best_hand": career.best_hand if games else None,
         "best_total": career.best_total if games else None,
-        "favourite_preset": favourite[0] if favourite else None,
+        "favourite_preset": preset_title(favourite[0]) if favourite else None,
     }
     recent = list(
         results.select_related("game__table")
@@ -115,4 +121,6 @@ def profile(user: User, *, family: str | None = None) -> Profile:
     chart = charts.rating_chart(
         history, label=f"Rating of {user.display_name} in {title} over the last games"
     )
+    for result in recent:
+        result.preset_title = preset_title(result.preset)
     return Profile(user, shown, family, chart, stats, recent)

@@ -26,6 +26,7 @@ def test_it_links_only_to_pages_that_exist(client):
     nav = page.split('<nav', 1)[1].split("</nav>", 1)[0]
     for href in re.findall(r'href="(/[^"]*)"', nav):
         assert client.get(href).status_code < 400, href
+    assert '<a href="/leaderboards/">Leaderboards</a>' in page  # routed by games (issue 7)
 
 
 def test_it_marks_the_current_page_in_the_navigation(client):

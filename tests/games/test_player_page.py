@@ -63,13 +63,14 @@ def test_it_shows_ratings_stats_chart_and_recent_games(client, carol_history):
     assert profile.stats["wins"] == 8
     assert profile.stats["best_hand"] == 70
     assert profile.stats["best_total"] == 110
-    assert profile.stats["favourite_preset"] == "standard"
+    assert profile.stats["favourite_preset"] == "Standard 500 Rum"
     assert profile.stats["average_hand"] == round((8 * 110 + 4 * 10 + 5) / (8 * 2 + 4 + 1), 1)
     content = response.content.decode()
     assert '<svg class="rating-chart"' in content
     assert content.count("<polyline") == 1
     assert len(profile.recent) == 13
     assert profile.recent[0].preset == "jokers"
+    assert "<td>500 Rummy with jokers</td>" in content
     assert f'href="/games/{profile.recent[0].game_id}/"' in content
 
 

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from accounts.models import User
 from games import history_seed, ratings, tasks
 from games.engine.presets import PLANNED_PRESETS, PRESETS
 from games.models import Game, GameResult, PlayerPeriodStats, Rating, Table
@@ -268,3 +269,15 @@ def test_a_finished_game_schedules_its_rating_after_the_commit(
     assert mine.hand_points == sum(h[mine.seat] for h in game.hands_summary)
     assert mine.pool == "bots"
     assert timezone.now() >= game.rated_at
+
+
+def test_a_bot_level_takes_its_username_as_name_when_a_person_has_its_name(db):
+    make_player("human", "Easy bot")
+    ids = ratings.bot_account_ids(["easy", "easy"])
+    bot = User.objects.get(pk=ids["easy"])
+    assert (bot.is_bot, bot.display_name, bot.has_usable_password()) == (
+        True,
+        "bot-level-easy",
+        False,
+    )
+    assert ratings.bot_account_ids(["easy"]) == ids
