@@ -38,6 +38,30 @@ def private_redis() -> Iterator[PrivateRedis]:
         server.stop()
 
 
+def restart_redis(server: PrivateRedis) -> PrivateRedis:
+    """Stop the private Redis (its data is gone: it keeps none) and start a fresh one on the
+    same port, as a crashed and restarted Redis would come back."""
+    from config.private_redis import bundled_server_path, ping
+
+    server.stop()
+    data_dir = Path(tempfile.mkdtemp(prefix="rummy-redis-"))
+    command = [
+        str(bundled_server_path()), "--bind", "127.0.0.1", "--port", str(server.port),
+        "--dir", str(data_dir), "--save", "", "--appendonly", "no", "--loglevel", "warning",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    again = PrivateRedis(process=process, port=server.port, data_dir=data_dir)
+    deadline = time.monotonic() + 10
+    while not ping(server.port):
+        if time.monotonic() > deadline:
+            again.stop()
+            pytest.fail(f"Redis did not come back on port {server.port}")
+        time.sleep(0.05)
+    return again
+
+
 def stack_env(redis_url: str, **extra: str) -> dict[str, str]:
     """A server or worker environment: the test database, the private Redis, fast tables."""
     env = _server_env(Path(tempfile.mkdtemp(prefix="rummy-fault-")))

@@ -17,13 +17,14 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services
 from games.models import ChatMessage, Game, Seat, Table
+from tests.conftest import make_player
 from tests.games.conftest import start_table
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
-# Sample values for each kind of URL argument.
-SAMPLES = {"int": "1", "str": "token", "slug": "slug", "path": "x", "uuid": None}
+# Sample values for each kind of URL argument (others: "x").
+SAMPLES = {"int": "1", "str": "token", "slug": "slug", "path": "x"}
 
 
 def _client(user, *, csrf: bool = False) -> Client:
@@ -142,7 +143,7 @@ def test_an_outsider_can_change_nothing_at_someone_elses_tables(alice, bob):
         is_private=True,
     )
     Table.objects.filter(pk=private.pk).update(status=Table.Status.WAITING)
-    running = start_table(make_host(), seats=2)
+    running = start_table(make_player("carol", "Carol"), seats=2)
     guest = _client(bob)
     for table, allowed in [(private, {404}), (running, {400})]:
         before = _table_state(table)
@@ -155,12 +156,6 @@ def test_an_outsider_can_change_nothing_at_someone_elses_tables(alice, bob):
                 assert status in allowed, (table.name, name, data, response.status_code)
         assert _table_state(table) == before, name
     assert guest.get(reverse("table_detail", args=[private.pk])).status_code == 404
-
-
-def make_host():
-    from tests.conftest import make_player
-
-    return make_player("carol", "Carol")
 
 
 def test_a_private_tables_finished_game_and_chat_stay_private(alice, bob):
