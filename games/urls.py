@@ -5,6 +5,7 @@ from games import leaderboard_views, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("rules/<slug:preset>/", views.rules_preset, name="rules_preset"),
     path("tables/new/", views.table_create, name="table_create"),
     path("tables/<int:table_id>/", views.table_detail, name="table_detail"),
     path("tables/join/<str:token>/", views.table_invite, name="table_invite"),
