@@ -336,3 +336,19 @@ def test_a_live_game_with_three_bots_of_one_level_is_rated(alice):
         f"bot-level-{game.players[1]['bot']}",
     }
     assert Rating.objects.get(user=alice).games == 1
+
+
+def test_a_live_persian_game_is_rated_by_sides(alice):
+    from tests.games.conftest import start_table
+    from tests.games.test_views import finish_game
+
+    table = start_table(alice, seats=4, preset="persian", target=60)
+    game = finish_game(table, seed=2)
+    teams, ranks = ratings.seat_ranks(ratings.record_of(game, table_rated=True, bots={"easy": 0}))
+    assert teams == [[0, 2], [1, 3]]
+    assert sorted(ranks) == [1, 2]
+    assert tasks.rate_game(game.pk) is True
+    mine = GameResult.objects.get(game=game, user=alice)
+    assert mine.family == "partnership"
+    assert mine.won == (mine.rank == 1) == (0 in game.winners)
+    assert Rating.objects.get(user=alice).family == "partnership"
