@@ -1,0 +1,172 @@
+"""Tournaments played to the end by bots through the real services, and the start's refusals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db.models import Sum
+
+from games import bot_turns
+from games import services as games
+from games.models import Game, Table
+from tests.tournaments.conftest import bot_players, drive, enter, make_tournament
+from tournaments import services
+from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
+from tournaments.services import TournamentError
+
+
+def ledger_balance(entry: Entry) -> int:
+    received = ChipLedger.objects.filter(payee=entry).aggregate(s=Sum("amount"))["s"] or 0
+    paid = ChipLedger.objects.filter(payer=entry).aggregate(s=Sum("amount"))["s"] or 0
+    return received - paid
+
+
+def test_a_sixteen_bot_multi_table_tourney_runs_to_one_winner(db):
+    t = make_tournament(seats_per_table=4, starting_chips=500)
+    enter(t, bot_players(16))
+    services.start(tournament_id=t.pk, rng=random.Random(7))
+    assert TournamentTable.objects.filter(tournament=t).count() == 4
+    t = drive(t)
+
+    assert t.status == Tournament.Status.FINISHED
+    entries = list(Entry.objects.filter(tournament=t))
+    assert sorted(e.place for e in entries)[0] == 1
+    winner = [e for e in entries if e.place == 1]
+    assert len(winner) == 1 and winner[0].status == Entry.Status.WINNER
+    assert winner[0].chips == 16 * 500
+    assert all(e.chips == ledger_balance(e) for e in entries)
+    assert all(e.chips >= 0 for e in entries)
+    assert all(e.status == Entry.Status.OUT for e in entries if e.place != 1)
+    # places follow elimination order: a later round never gets a worse place
+    out = [e for e in entries if e.place != 1]
+    assert all(a.place > b.place for a in out for b in out if a.out_round < b.out_round)
+    assert sorted({e.place for e in out})[-1] <= 16
+    assert t.round > 1 and t.level >= 2
+    # every hand's transfers carry the PCR of the level in force then
+    levels = {lv.number: lv.pcr for lv in Level.objects.filter(tournament=t)}
+    hands = ChipLedger.objects.filter(tournament=t, kind=ChipLedger.Kind.HAND)
+    assert hands.exists() and all(row.pcr == levels[row.level] for row in hands)
+
+
+def test_advance_twice_in_a_row_changes_nothing_more(db):
+    t = make_tournament(seats_per_table=2)
+    enter(t, bot_players(4))
+    services.start(tournament_id=t.pk, rng=random.Random(3))
+    # play the first round's hands, then advance once: the round is settled and the next dealt
+    rng = random.Random(5)
+    live = list(TournamentTable.objects.filter(tournament=t).values_list("table_id", flat=True))
+    for _ in range(5000):
+        if all(
+            Game.objects.filter(table_id=pk).latest("number").status != Game.Status.PLAYING
+            for pk in live
+        ):
+            break
+        for pk, version in Table.objects.filter(pk__in=live).values_list("pk", "version"):
+            bot_turns.play_one(pk, version, rng=rng)
+    assert services.advance(tournament_id=t.pk)
+    rows = ChipLedger.objects.count()
+    t.refresh_from_db()
+    rounds = t.round
+    assert not services.advance(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert (ChipLedger.objects.count(), t.round) == (rows, rounds)
+
+
+def test_a_quick_game_ends_after_its_hands_with_places(db):
+    t = make_tournament(format=Tournament.Format.QUICK, hands=2, seats_per_table=3)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    t = drive(t)
+    assert t.status == Tournament.Status.FINISHED
+    game = Game.objects.get(table__in=TournamentTable.objects.values("table"))
+    assert game.hands.count() == 2
+    entries = list(Entry.objects.filter(tournament=t))
+    assert all(e.place is not None for e in entries)
+    best = max(game.totals)
+    for e in entries:
+        assert (e.place == 1) == (e.score == best)
+
+
+def test_a_single_table_tourney_ends_at_the_target(db):
+    t = make_tournament(format=Tournament.Format.STT, target=100, seats_per_table=2)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    t = drive(t)
+    assert t.status == Tournament.Status.FINISHED
+    winner = Entry.objects.get(tournament=t, place=1)
+    other = Entry.objects.get(tournament=t, place=2)
+    assert winner.score >= 100 and winner.score > other.score
+
+
+def test_starting_with_too_few_entrants_is_refused_and_changes_nothing(db):
+    t = make_tournament(min_entrants=4)
+    enter(t, bot_players(3))
+    with pytest.raises(TournamentError, match="Too few entrants"):
+        services.start(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION
+    assert not TournamentTable.objects.exists() and not ChipLedger.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("levels", "message"),
+    [
+        (((1, 0, 5),), "PCR must be a positive"),
+        (((1, -2, 5),), "PCR must be a positive"),
+        (((1, 2, 5), (3, 3, 5)), "without gaps"),
+        (((1, 2, 0),), "duration"),
+        ((), "at least one level"),
+    ],
+)
+def test_a_bad_level_schedule_is_refused_at_the_start(db, levels, message):
+    t = make_tournament(levels=levels)
+    enter(t, bot_players(4))
+    with pytest.raises(TournamentError, match=message):
+        services.start(tournament_id=t.pk)
+    assert not Table.objects.exists()
+
+
+def test_starting_twice_is_refused(db):
+    t = make_tournament()
+    enter(t, bot_players(4))
+    services.start(tournament_id=t.pk)
+    with pytest.raises(TournamentError, match="Only a tournament"):
+        services.start(tournament_id=t.pk)
+
+
+def test_pause_stops_the_clocks_and_resume_restarts_them(db):
+    t = make_tournament()
+    enter(t, bot_players(4))
+    services.start(tournament_id=t.pk)
+    table = Table.objects.get()
+    assert table.due_at is not None
+    services.pause(tournament_id=t.pk)
+    table.refresh_from_db()
+    assert table.paused_at is not None and table.due_at is None
+    with pytest.raises(games.TableError, match="paused"):
+        seat = 0
+        games.move_submit(
+            table_id=table.pk, seat=seat, action={"type": "draw_stock"}, expected_version=None
+        )
+    assert not services.advance(tournament_id=t.pk)
+    services.resume(tournament_id=t.pk)
+    table.refresh_from_db()
+    assert table.paused_at is None and table.due_at is not None
+
+
+def test_a_disqualified_players_chips_go_to_their_table(db):
+    t = make_tournament(seats_per_table=4, starting_chips=1000)
+    players = bot_players(4)
+    enter(t, players)
+    services.start(tournament_id=t.pk)
+    services.disqualify(tournament_id=t.pk, user=players[0])
+    entries = {e.user_id: e for e in Entry.objects.filter(tournament=t)}
+    assert entries[players[0].pk].status == Entry.Status.DISQUALIFIED
+    assert entries[players[0].pk].chips == 0
+    others = sorted(entries[p.pk].chips for p in players[1:])
+    assert others == [1333, 1333, 1334]
+    assert sum(e.chips for e in entries.values()) == 4000
+    assert all(e.chips == ledger_balance(e) for e in entries.values())
+    with pytest.raises(TournamentError):
+        services.disqualify(tournament_id=t.pk, user=players[0])
