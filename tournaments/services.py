@@ -214,9 +214,16 @@ def entrant_remove(*, tournament_id: int, user: User) -> None:
 
 
 def start(
-    *, tournament_id: int, now: datetime | None = None, rng: random.Random | None = None
+    *,
+    tournament_id: int,
+    now: datetime | None = None,
+    rng: random.Random | None = None,
+    live: bool = True,
 ) -> Tournament:
-    """Seat the entrants and deal the first hands. Refused (nothing done) when it cannot run."""
+    """Seat the entrants and deal the first hands. Refused (nothing done) when it cannot run.
+
+    ``live=False`` (multi-table only) seats without games tables, for the headless simulation.
+    """
     now = now or timezone.now()
     rng = rng or random.Random()
     with transaction.atomic():
@@ -244,7 +251,7 @@ def start(
         try:
             if t.is_mtt:
                 _stacks(t, entries)
-                round_start(tournament=t, live=True, rng=rng, now=now)
+                round_start(tournament=t, live=live, rng=rng, now=now)
             else:
                 _start_single(t, entries, rng)
         except games.TableError as exc:
@@ -486,7 +493,7 @@ def round_start(
         open_tables[pk].status = TournamentTable.Status.BROKEN
         open_tables[pk].save(update_fields=["status"])
     number = TournamentTable.objects.filter(tournament=t).count()
-    previous = {e.pk: e.table_id for e in playing}
+    previous = {e.pk: (e.table_id, e.seat) for e in playing}
     autoplay = _autoplay_users(t, playing) if live else frozenset()
     for key, members in plan.layout.items():
         if key < 0:
@@ -506,8 +513,10 @@ def round_start(
                 hands_per_game=1,
                 autoplay=autoplay,
             )
-    Entry.objects.bulk_update(playing, ["table", "seat"])
-    moved = [e.user_id for e in playing if previous[e.pk] != e.table_id]
+    Entry.objects.bulk_update(
+        [e for e in playing if (e.table_id, e.seat) != previous[e.pk]], ["table", "seat"]
+    )
+    moved = [e.user_id for e in playing if previous[e.pk][0] != e.table_id]
     if live and moved:
         from tournaments import broadcast
 
