@@ -495,14 +495,23 @@ def round_start(
     number = TournamentTable.objects.filter(tournament=t).count()
     previous = {e.pk: (e.table_id, e.seat) for e in playing}
     autoplay = _autoplay_users(t, playing) if live else frozenset()
-    for key, members in plan.layout.items():
-        if key < 0:
+    fresh = [k for k in plan.layout if k < 0]
+    if live:
+        for key in fresh:
             number += 1
-            table = _new_table(t, number, len(members), live=live)
-        else:
-            table = open_tables[key]
+            open_tables[key] = _new_table(t, number, len(plan.layout[key]), live=True)
+    else:  # headless: no games tables to create, so one insert for all
+        made = TournamentTable.objects.bulk_create(
+            TournamentTable(tournament=t, number=number + i + 1, round=t.round)
+            for i in range(len(fresh))
+        )
+        open_tables.update(zip(fresh, made, strict=True))
+    TournamentTable.objects.filter(pk__in=[open_tables[k].pk for k in plan.layout]).update(
+        round=t.round
+    )
+    for key, members in plan.layout.items():
+        table = open_tables[key]
         table.round = t.round
-        table.save(update_fields=["round"])
         for seat, pk in enumerate(members):
             by_id[pk].table = table
             by_id[pk].seat = seat
@@ -526,15 +535,21 @@ def round_start(
 
 
 def _autoplay_users(t: Tournament, playing: list[Entry]) -> frozenset[int]:
-    """Bot accounts, and people a bot had to cover for who have not come back."""
+    """Bot accounts, and people a bot covers for at their last table who have not come back."""
     bots = {e.user_id for e in playing if e.user.is_bot}
+    last_table = dict(
+        TournamentTable.objects.filter(tournament=t, table__isnull=False).values_list(
+            "pk", "table_id"
+        )
+    )
+    where = {e.user_id: last_table.get(e.table_id) for e in playing if e.table_id}
     absent = Seat.objects.filter(
-        table__in=TournamentTable.objects.filter(tournament=t).values("table"),
+        table_id__in=set(where.values()) - {None},
         autoplay=True,
         connections=0,
         user__isnull=False,
-    ).values_list("user_id", flat=True)
-    return frozenset(bots | set(absent))
+    ).values_list("user_id", "table_id")
+    return frozenset(bots | {user for user, table in absent if where.get(user) == table})
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
 from django.db.models import Sum
+from django.utils import timezone
 
 from games import bot_turns
 from games import services as games
@@ -170,3 +172,39 @@ def test_a_disqualified_players_chips_go_to_their_table(db):
     assert all(e.chips == ledger_balance(e) for e in entries.values())
     with pytest.raises(TournamentError):
         services.disqualify(tournament_id=t.pk, user=players[0])
+
+
+def test_a_player_covered_by_a_bot_stays_covered_next_round_until_back(db, alice):
+    t = make_tournament(seats_per_table=2, starting_chips=100_000)
+    services.register(tournament_id=t.pk, user=alice)
+    enter(t, bot_players(1))
+    services.start(tournament_id=t.pk)
+    table = Table.objects.get()
+    from games.models import Seat
+
+    # Alice never opened the table: after the grace period a bot plays for her
+    seat = Seat.objects.get(table=table, user=alice)
+    Seat.objects.filter(pk=seat.pk).update(disconnected_at=timezone.now())
+    later = timezone.now() + timedelta(hours=1)
+    assert games.seat_disconnect_expired(table_id=table.pk, seat=seat.index, now=later)
+    drive_one_round(t)
+    assert Seat.objects.get(table=table, user=alice).autoplay
+    games.seat_back(table_id=table.pk, user=alice)
+    playing = list(Entry.objects.filter(tournament=t).select_related("user"))
+    assert alice.pk not in services._autoplay_users(t, playing)
+
+
+def drive_one_round(t: Tournament) -> None:
+    t.refresh_from_db()
+    start_round = t.round
+    rng = random.Random(9)
+    for _ in range(5000):
+        t.refresh_from_db()
+        if t.round > start_round:
+            return
+        moved = False
+        for pk, version in Table.objects.values_list("pk", "version"):
+            moved |= bot_turns.play_one(pk, version, rng=rng)
+        if not moved:
+            services.advance(tournament_id=t.pk)
+    raise AssertionError("the round did not end")
