@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
+from copy import copy
 from typing import Any
 
 from django import forms
@@ -25,6 +26,7 @@ from tournaments import schedule, services
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
 
 MANAGE = "tournaments.manage_tournament"
+STEP_FIELDS = ("number", "pcr", "duration")
 
 
 class LevelFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
@@ -38,9 +40,7 @@ class LevelFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
         if any(self.errors):
             return
         steps = [
-            schedule.Step(
-                f.cleaned_data["number"], f.cleaned_data["pcr"], f.cleaned_data["duration"]
-            )
+            schedule.Step(*(f.cleaned_data.get(k, getattr(f.instance, k)) for k in STEP_FIELDS))
             for f in self.forms
             if f.cleaned_data and not f.cleaned_data.get("DELETE")
         ]
@@ -85,7 +85,10 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        probe = Tournament(**{k: v for k, v in data.items() if k in _FIELDS})
+        probe = copy(self.instance)  # fields frozen after the start are not in ``data``
+        for name, value in data.items():
+            if name in _FIELDS:
+                setattr(probe, name, value)
         try:
             services.check_settings(probe)
         except services.TournamentError as exc:
@@ -186,7 +189,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = [*super().get_readonly_fields(request, obj), "status"]
         if obj is not None and obj.status not in Tournament.UPCOMING:
-            fields += [f for f in _FIELDS if f not in fields and f != "id"]
+            fields += [f for f in _FIELDS if f not in fields and f not in ("id", "notice")]
         return fields
 
     def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:

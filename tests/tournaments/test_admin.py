@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -196,3 +197,18 @@ def test_viewers_without_the_manage_permission_get_no_state_actions(db):
     act(client, "start", t)
     t.refresh_from_db()
     assert t.status == Tournament.Status.REGISTRATION
+
+
+def test_a_started_tournament_keeps_its_settings_but_takes_a_notice(organizer_client):
+    t = make_tournament(name="Locked")
+    enter(t, bot_players(2))
+    act(organizer_client, "start", t)
+    page = organizer_client.get(f"{CHANGELIST}{t.pk}/change/").content.decode()
+    assert 'name="seats_per_table"' not in page
+    # post back what the page holds (hidden inputs: inline management forms and row ids)
+    post = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    post["notice"] = "Table 2 restarts after a network problem."
+    response = organizer_client.post(f"{CHANGELIST}{t.pk}/change/", post)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    t.refresh_from_db()
+    assert t.notice.startswith("Table 2") and t.name == "Locked"
