@@ -489,9 +489,10 @@ def round_start(
             if e.table_id in seating:
                 seating[e.table_id].append(e.pk)
         plan = balancing.rebalance(seating, t.seats_per_table)
-    for pk in plan.broken:
-        open_tables[pk].status = TournamentTable.Status.BROKEN
-        open_tables[pk].save(update_fields=["status"])
+    if plan.broken:
+        TournamentTable.objects.filter(pk__in=plan.broken).update(
+            status=TournamentTable.Status.BROKEN
+        )
     number = TournamentTable.objects.filter(tournament=t).count()
     previous = {e.pk: (e.table_id, e.seat) for e in playing}
     autoplay = _autoplay_users(t, playing) if live else frozenset()
