@@ -84,6 +84,7 @@ class Command(BaseCommand):
             raise CommandError(exc.message) from None
         settle_ms: list[float] = []
         settle_queries: list[int] = []
+        floor_ms: list[float] = []
         round_queries: list[int] = []
         round_ms: list[float] = []
         hands = 0
@@ -109,6 +110,10 @@ class Command(BaseCommand):
                     services.hand_settle(tournament=t, table=table, played=played, dealer=dealer)
                 settle_ms.append((time.perf_counter() - clock) * 1000)
                 settle_queries.append(queries[0])
+                clock = time.perf_counter()
+                with transaction.atomic():  # the floor: the same lock and commit, no work
+                    Tournament.objects.select_for_update().filter(pk=t.pk).exists()
+                floor_ms.append((time.perf_counter() - clock) * 1000)
                 hands += 1
             clock = time.perf_counter()
             with counting() as queries, transaction.atomic():
@@ -127,6 +132,10 @@ class Command(BaseCommand):
         wall = time.perf_counter() - began
         sys.stderr.write("\n")
         self.report(t, wall, hands, settle_ms, round_ms, size_before, rows_before)
+        self.stdout.write(
+            f"floor (an empty transaction taking the same row lock, after each hand): "
+            f"median {statistics.median(floor_ms):.2f} ms, p95 {percentile(floor_ms, 0.95):.2f} ms"
+        )
         self.stdout.write(
             f"queries: settlement {min(settle_queries)}-{max(settle_queries)} per hand, "
             f"round end + rebalancing {min(round_queries)}-{max(round_queries)} per round "
