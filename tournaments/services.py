@@ -523,9 +523,7 @@ def round_start(
                 hands_per_game=1,
                 autoplay=autoplay,
             )
-    Entry.objects.bulk_update(
-        [e for e in playing if (e.table_id, e.seat) != previous[e.pk]], ["table", "seat"]
-    )
+    _write_seats([e for e in playing if (e.table_id, e.seat) != previous[e.pk]])
     moved = [e.user_id for e in playing if previous[e.pk][0] != e.table_id]
     if live and moved:
         from tournaments import broadcast
@@ -533,6 +531,22 @@ def round_start(
         tid = t.pk
         _after_commit(lambda: broadcast.players_moved(tid, moved))
     return plan
+
+
+def _write_seats(changed: list[Entry]) -> None:
+    """Save new tables and seats with one UPDATE per table and one per seat number.
+
+    Cheaper than bulk_update's per-row CASE expressions when a broken table moves many.
+    """
+    by_table: dict[int, list[int]] = {}
+    by_seat: dict[int, list[int]] = {}
+    for e in changed:
+        by_table.setdefault(e.table_id, []).append(e.pk)  # type: ignore[arg-type]
+        by_seat.setdefault(e.seat, []).append(e.pk)  # type: ignore[arg-type]
+    for table_id, ids in by_table.items():
+        Entry.objects.filter(pk__in=ids).update(table_id=table_id)
+    for seat, ids in by_seat.items():
+        Entry.objects.filter(pk__in=ids).update(seat=seat)
 
 
 def _autoplay_users(t: Tournament, playing: list[Entry]) -> frozenset[int]:
@@ -611,19 +625,28 @@ def hand_settle(
         )
         for tr in transfers
     )
+    # One plain UPDATE per player whose chips moved: a handful of rows, and far cheaper to
+    # build than bulk_update's CASE expressions (see docs/performance-tournaments.md).
     for seat, chips in settlement.apply(hands, transfers).items():
         entry = seat_entry[seat]
+        if chips == entry.chips:
+            continue
         entry.chips = chips
+        changes: dict[str, Any] = {"chips": chips}
         if chips == 0:
             entry.status = Entry.Status.OUT
             entry.out_round = t.round
             entry.out_at = now
             entry.chips_before_out = before[seat]
-    Entry.objects.bulk_update(
-        list(seat_entry.values()), ["chips", "status", "out_round", "out_at", "chips_before_out"]
-    )
+            changes.update(
+                status=entry.status,
+                out_round=t.round,
+                out_at=now,
+                chips_before_out=before[seat],
+            )
+        Entry.objects.filter(pk=entry.pk).update(**changes)
     table.settled_round = t.round
-    table.save(update_fields=["settled_round"])
+    TournamentTable.objects.filter(pk=table.pk).update(settled_round=t.round)
     return transfers
 
 
@@ -640,11 +663,12 @@ def round_finish(*, tournament: Tournament, now: datetime | None = None) -> bool
             tournament=t, status=Entry.Status.OUT, out_round=t.round, place__isnull=True
         )
     )
+    places: dict[int, list[int]] = {}
     for e in out:
         better = sum(1 for o in out if o.chips_before_out > e.chips_before_out)
-        e.place = remaining + 1 + better
-        e.table = None
-    Entry.objects.bulk_update(out, ["place", "table"])
+        places.setdefault(remaining + 1 + better, []).append(e.pk)
+    for place, ids in places.items():
+        Entry.objects.filter(pk__in=ids).update(place=place, table=None)
     if remaining > 1:
         return False
     _finish(t, now)
