@@ -24,7 +24,8 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
@@ -658,17 +659,18 @@ def round_finish(*, tournament: Tournament, now: datetime | None = None) -> bool
     """
     t = tournament
     remaining = Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
-    out = list(
-        Entry.objects.filter(
-            tournament=t, status=Entry.Status.OUT, out_round=t.round, place__isnull=True
-        )
+    out_now = Entry.objects.filter(tournament=t, status=Entry.Status.OUT, out_round=t.round)
+    richer = (
+        out_now.filter(chips_before_out__gt=OuterRef("chips_before_out"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
     )
-    places: dict[int, list[int]] = {}
-    for e in out:
-        better = sum(1 for o in out if o.chips_before_out > e.chips_before_out)
-        places.setdefault(remaining + 1 + better, []).append(e.pk)
-    for place, ids in places.items():
-        Entry.objects.filter(pk__in=ids).update(place=place, table=None)
+    # One statement however many went out: place = those left + 1 + those out richer.
+    out_now.filter(place__isnull=True).update(
+        place=Value(remaining + 1) + Coalesce(Subquery(richer), Value(0)), table=None
+    )
     if remaining > 1:
         return False
     _finish(t, now)

@@ -208,3 +208,30 @@ def drive_one_round(t: Tournament) -> None:
         if not moved:
             services.advance(tournament_id=t.pk)
     raise AssertionError("the round did not end")
+
+
+def test_players_out_in_the_same_round_are_placed_by_their_chips_before_it(db):
+    t = make_tournament(seats_per_table=4, starting_chips=1000)
+    players = bot_players(4)
+    enter(t, players)
+    services.start(tournament_id=t.pk, live=False)
+    t.refresh_from_db()
+    table = TournamentTable.objects.get(tournament=t)
+    entries = {e.user_id: e for e in Entry.objects.filter(tournament=t)}
+    # seat order by the entries' seats; give two of them short stacks first
+    seated = sorted(entries.values(), key=lambda e: e.seat)
+    Entry.objects.filter(pk=seated[1].pk).update(chips=50)
+    Entry.objects.filter(pk=seated[2].pk).update(chips=80)
+    Entry.objects.filter(pk=seated[0].pk).update(chips=2870)
+    played = [
+        services.Played(seated[0].pk, 0, 100, 100, 0),
+        services.Played(seated[1].pk, 1, 0, 0, 0),
+        services.Played(seated[2].pk, 2, 0, 0, 0),
+        services.Played(seated[3].pk, 3, 90, 90, 0),
+    ]
+    services.hand_settle(tournament=t, table=table, played=played, dealer=3)
+    assert not services.round_finish(tournament=t)
+    places = dict(Entry.objects.filter(tournament=t).values_list("pk", "place"))
+    assert places[seated[2].pk] == 3  # 80 chips before the hand
+    assert places[seated[1].pk] == 4  # 50 chips before the hand
+    assert places[seated[0].pk] is None and places[seated[3].pk] is None
