@@ -63,7 +63,9 @@ class Table(models.Model):
     # nobody hosts them). ``hands_per_game`` ends a game after that many hands, highest total
     # winning; ``paused_at`` stops clocks and bots until the manager resumes the table.
     managed = models.BooleanField(
-        default=False, help_text="Seated and started by an outside manager, not a host."
+        default=False,
+        help_text="Seated and started by an outside manager, not a host; the manager also "
+        "deals each next hand or ends the game.",
     )
     hands_per_game = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="End each game after this many hands (empty: target)."

@@ -1014,6 +1014,31 @@ def managed_game_start(
     return game
 
 
+def game_end(*, table_id: int, winners: list[int]) -> Game:
+    """A manager ends a managed table's game between hands (e.g. to start a play-off)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if not table.managed:
+            raise TableError("not_managed", "Only a managed table's game is ended this way.")
+        hand = current_hand(table)
+        if table.status != Table.Status.PLAYING or hand is None:
+            raise TableError("not_playing", "No game is being played at this table.")
+        if hand.status != Hand.Status.OVER:
+            raise TableError("hand_playing", "A game ends only between hands.")
+        game = hand.game
+        now = timezone.now()
+        game.status = Game.Status.FINISHED
+        game.winners = list(winners)
+        game.finished_at = now
+        game.save(update_fields=["status", "winners", "finished_at"])
+        table.status = Table.Status.FINISHED
+        table.finished_at = now
+        table.due_kind, table.due_at = "", None
+        table.save(update_fields=["status", "finished_at", "due_kind", "due_at"])
+        _announce(table.pk, _bump(table), lobby=True)
+    return game
+
+
 def table_pause(*, table_id: int) -> bool:
     """Stop a running table's clocks and bots (a manager's pause). False if already paused."""
     with transaction.atomic():

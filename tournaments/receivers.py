@@ -1,4 +1,4 @@
-"""Listen to games (games.signals): a game that ended at a tournament table arms ``advance``."""
+"""Listen to games (games.signals): a hand that ended at a tournament table arms ``advance``."""
 
 from __future__ import annotations
 
@@ -9,15 +9,19 @@ from tournaments.models import TournamentTable
 
 
 def on_hand_finished(sender: Any, *, table_id: int, game_over: bool, **kwargs: Any) -> None:
-    if not game_over:
-        return
+    """A game over is settled at once; otherwise the next deal waits for the hand pause."""
     tournament_id = (
         TournamentTable.objects.filter(table_id=table_id).values_list("tournament_id", flat=True)
     ).first()
-    if tournament_id is not None:
-        from tournaments import tasks
+    if tournament_id is None:
+        return
+    from games import clock
+    from tournaments import tasks
 
+    if game_over:
         tasks.advance.delay(tournament_id)
+    else:
+        tasks.advance.apply_async((tournament_id,), countdown=clock.hand_pause_s())
 
 
 def connect() -> None:

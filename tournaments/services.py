@@ -20,7 +20,7 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -758,43 +758,101 @@ def _played(t: Tournament, table: TournamentTable, game: Game, hand: Hand) -> li
 
 
 def _advance_single(t: Tournament, now: datetime) -> bool:
+    """Quick game and STT: deal the next hand after the pause, start a play-off, or place."""
     table = TournamentTable.objects.filter(tournament=t).first()
     if table is None or table.table_id is None:
         return False
     game = Game.objects.filter(table_id=table.table_id).order_by("-number").first()
-    if game is None or game.status == Game.Status.PLAYING:
+    if game is None:
         return False
+    if game.status == Game.Status.PLAYING:
+        return _between_hands(t, table, game, now)
     if game.status != Game.Status.FINISHED:
         t.status = Status.CANCELLED
         t.notice = "The table was stopped by staff; the tournament has no result."
         t.finished_at = now
         t.save(update_fields=["status", "notice", "finished_at"])
         return True
+    seats = _seat_entries(t, game)
     totals = list(game.totals)
-    winners = set(game.winners)
-
-    def rank(seat: int) -> int:
-        if seat in winners:
-            return 1
-        better = {s for s, total in enumerate(totals) if total > totals[seat]} | winners
-        return 1 + len(better)
-
-    users = {p.get("user"): seat for seat, p in enumerate(game.players)}
-    for e in Entry.objects.filter(tournament=t, user_id__in=[u for u in users if u]):
-        seat = users[e.user_id]
-        e.score = totals[seat]
-        if e.status == Entry.Status.PLAYING:
-            e.place = rank(seat)
+    winners = list(game.winners)
+    playoff = t.round > 1
+    for seat, e in seats.items():
+        if not playoff:
+            e.score = totals[seat]
+        if e.status == Entry.Status.PLAYING and (seat not in winners or len(winners) == 1):
+            e.place = 1 + sum(1 for x in totals if x > totals[seat])
             e.status = Entry.Status.WINNER if e.place == 1 else Entry.Status.OUT
             e.out_at = now
         e.save(update_fields=["score", "place", "status", "out_at"])
+    if playoff and len(winners) > 1:
+        _playoff(t, table, game, winners)  # tied again: another hand among them
+        return True
     table.status = TournamentTable.Status.DONE
-    table.settled_round = 1
+    table.settled_round = t.round
     table.save(update_fields=["status", "settled_round"])
     t.status = Status.FINISHED
     t.finished_at = now
     t.save(update_fields=["status", "finished_at"])
     return True
+
+
+def _seat_entries(t: Tournament, game: Game) -> dict[int, Entry]:
+    users = {p.get("user"): seat for seat, p in enumerate(game.players) if p.get("user")}
+    return {
+        users[e.user_id]: e for e in Entry.objects.filter(tournament=t, user_id__in=list(users))
+    }
+
+
+def _between_hands(t: Tournament, table: TournamentTable, game: Game, now: datetime) -> bool:
+    """After the pause that lets players read the scores: the next deal, or an STT play-off.
+
+    STT: when leaders tie at or over the target, the others are out (placed by total) and the
+    tied leaders play on, one-hand games among themselves until one scores alone on top.
+    """
+    from games import clock
+
+    hand = Hand.objects.filter(game=game).order_by("-number").first()
+    if hand is None or hand.status != Hand.Status.OVER:
+        return False
+    if hand.finished_at and hand.finished_at + timedelta(seconds=clock.hand_pause_s()) > now:
+        return False
+    assert table.table_id is not None
+    totals = list(game.totals)
+    best = max(totals)
+    leaders = [seat for seat, total in enumerate(totals) if total == best]
+    if t.format == Tournament.Format.STT and best >= t.target and len(leaders) > 1:
+        games.game_end(table_id=table.table_id, winners=[])
+        for seat, e in _seat_entries(t, game).items():
+            e.score = totals[seat]
+            if e.status == Entry.Status.PLAYING and seat not in leaders:
+                e.place = 1 + sum(1 for x in totals if x > totals[seat])
+                e.status = Entry.Status.OUT
+                e.out_at = now
+            e.save(update_fields=["score", "place", "status", "out_at"])
+        _playoff(t, table, game, leaders)
+        return True
+    return games.hand_next(table_id=table.table_id) is not None
+
+
+def _playoff(t: Tournament, table: TournamentTable, game: Game, seats: list[int]) -> None:
+    assert table.table_id is not None
+    ids = [game.players[seat].get("user") for seat in seats]
+    users = {u.pk: u for u in User.objects.filter(pk__in=[i for i in ids if i])}
+    players = [users.get(i) if i else None for i in ids]
+    absent = Seat.objects.filter(
+        table_id=table.table_id, autoplay=True, connections=0, user__isnull=False
+    ).values_list("user_id", flat=True)
+    t.round += 1
+    t.save(update_fields=["round"])
+    table.round = t.round
+    table.save(update_fields=["round"])
+    games.managed_game_start(
+        table_id=table.table_id,
+        players=players,
+        hands_per_game=1,
+        autoplay=frozenset({u.pk for u in users.values() if u.is_bot} | set(absent)),
+    )
 
 
 # --- the clock of the tournament (Celery beat) -------------------------------------------------

@@ -22,7 +22,9 @@ class Migration(migrations.Migration):
             model_name="table",
             name="managed",
             field=models.BooleanField(
-                default=False, help_text="Seated and started by an outside manager, not a host."
+                default=False,
+                help_text="Seated and started by an outside manager, not a host; the manager "
+                "also deals each next hand or ends the game.",
             ),
         ),
         migrations.AddField(

@@ -8,8 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import bot_turns, clock, selectors
-from games import services as games
+from games import bot_turns, selectors
 from games.models import Table
 from tests.conftest import make_player
 from tournaments import services
@@ -49,8 +48,8 @@ def enter(t: Tournament, users) -> None:
 def drive(t: Tournament, *, max_steps: int = 50_000, seed: int = 1) -> Tournament:
     """Play every bot move at the tournament's tables and advance it until it is over.
 
-    The same calls the Celery tasks make (bot turns, the next deal, then ``advance`` once a
-    game ends), run one after another in this thread, with no delays.
+    The same calls the Celery tasks make (bot turns, then ``advance`` once a hand ends: it
+    deals the next one or settles), run one after another in this thread, with no delays.
     """
     rng = random.Random(seed)
     idle = 0
@@ -62,13 +61,10 @@ def drive(t: Tournament, *, max_steps: int = 50_000, seed: int = 1) -> Tournamen
             tournament=t, status=TournamentTable.Status.OPEN, table__isnull=False
         ).values_list("table_id", flat=True)
         moved = False
-        for table_id, version, due in Table.objects.filter(pk__in=list(live)).values_list(
-            "pk", "version", "due_kind"
+        for table_id, version in Table.objects.filter(pk__in=list(live)).values_list(
+            "pk", "version"
         ):
-            if due == clock.NEXT_HAND:
-                moved |= games.hand_next(table_id=table_id, expected_version=version) is not None
-            elif bot_turns.play_one(table_id, version, rng=rng):
-                moved = True
+            moved |= bot_turns.play_one(table_id, version, rng=rng)
         if not moved:
             moved = services.advance(tournament_id=t.pk)
         idle = 0 if moved else idle + 1

@@ -235,3 +235,55 @@ def test_players_out_in_the_same_round_are_placed_by_their_chips_before_it(db):
     assert places[seated[2].pk] == 3  # 80 chips before the hand
     assert places[seated[1].pk] == 4  # 50 chips before the hand
     assert places[seated[0].pk] is None and places[seated[3].pk] is None
+
+
+def _play_until_the_hand_is_over(table: Table) -> None:
+    from games.models import Hand
+
+    rng = random.Random(4)
+    for _ in range(3000):
+        hand = Hand.objects.filter(game__table=table).order_by("-game__number", "-number")[0]
+        if hand.status == Hand.Status.OVER:
+            return
+        table.refresh_from_db()
+        bot_turns.play_one(table.pk, table.version, rng=rng)
+    raise AssertionError("the hand did not end")
+
+
+def test_a_managed_table_waits_for_its_tournament_to_deal_the_next_hand(db):
+    t = make_tournament(format=Tournament.Format.QUICK, hands=3, seats_per_table=2)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    table = Table.objects.get()
+    _play_until_the_hand_is_over(table)
+    table.refresh_from_db()
+    assert table.due_kind == "" and Game.objects.get().hands.count() == 1
+    assert services.advance(tournament_id=t.pk)
+    assert Game.objects.get().hands.count() == 2
+
+
+def test_stt_leaders_tied_at_the_target_play_off_and_the_others_are_out(db):
+    # a target no first hand reaches, then the totals of a tie at it
+    t = make_tournament(format=Tournament.Format.STT, target=1000, seats_per_table=3)
+    players = bot_players(3)
+    enter(t, players)
+    services.start(tournament_id=t.pk, rng=random.Random(5))
+    table = Table.objects.get()
+    _play_until_the_hand_is_over(table)
+    game = Game.objects.get()
+    assert game.status == Game.Status.PLAYING
+    Game.objects.filter(pk=game.pk).update(totals=[1000, 1000, 30])
+    assert services.advance(tournament_id=t.pk)
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    third = Entry.objects.get(tournament=t, user_id=game.players[2]["user"])
+    assert (third.status, third.place, third.score) == (Entry.Status.OUT, 3, 30)
+    playoff = Game.objects.exclude(pk=game.pk).get()
+    leaders = {game.players[0]["user"], game.players[1]["user"]}
+    assert {p["user"] for p in playoff.players} == leaders
+    t = drive(t)
+    assert t.status == Tournament.Status.FINISHED
+    places = sorted(Entry.objects.filter(tournament=t).values_list("place", flat=True))
+    assert places == [1, 2, 3]
+    assert Entry.objects.get(tournament=t, place=1).user_id in leaders
