@@ -281,6 +281,8 @@ def _new_table(t: Tournament, number: int, size: int, *, live: bool) -> Tourname
             num_seats=size,
             turn_seconds=t.turn_seconds,
             spectators_allowed=t.spectators_allowed,
+            # An MTT's one-hand games are not whole games: they do not move ratings.
+            rated=not t.is_mtt,
         )
     return TournamentTable.objects.create(tournament=t, number=number, table=live_table)
 

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0002_managed_tables'),
+        ('games', '0003_managed_tables'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
