@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.engine.melds import TableMeld, table_accepts
+from games.engine.persian import persian_accepts
 from games.engine.rules import Rules
 from games.engine.views import melds_from_json
 
@@ -70,12 +71,16 @@ class SeatView:
     duty: Duty | None
     locked: str | None
     known: tuple[tuple[str, ...], ...]
+    scatter: tuple[int, ...] = ()
+    """Throw-down: the layout of the discard area (see games.engine.scatter)."""
 
     def next_seat(self) -> int:
         return (self.seat + 1) % self.num_seats
 
     def accepts(self) -> dict[str, list[Any]]:
         """Card code -> the lay-off spots for it on the table now."""
+        if self.rules.persian_melds:
+            return persian_accepts(self.melds, self.rules.group_suits_distinct)
         return _accepts_for(self.melds, self.rules.wild_jokers, self.rules.group_suits_distinct)
 
     def visible_cards(self) -> Counter[str]:
@@ -162,6 +167,7 @@ def read_view(view: object) -> SeatView:
             duty=duty,
             locked=view.get("locked"),
             known=tuple(tuple(cards) for cards in view["public_cards"]["known"]),
+            scatter=tuple(int(mask) for mask in view.get("scatter", ())),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ViewError(f"This seat's view is malformed: {error}") from error

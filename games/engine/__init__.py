@@ -47,6 +47,11 @@ Scoring
     ``next_dealer``, ``first_dealer_draw``, and ``new_game`` / ``start_hand`` /
     ``finish_hand`` for a whole game.
 
+Preset modules
+    ``scatter`` (throw-down's scattered discard area), ``persian`` (aces high, groups of
+    jokers), ``partnerships`` (sides, ``partnership_draw``, pooled scores), ``michigan`` (one
+    hand per game, the Stop call) and ``exact_takes`` (the exact pile check those presets use).
+
 Storage
     ``state_to_json`` / ``state_from_json`` (versioned, ``FormatError`` on bad data);
     ``hand_record(state)`` (one line per move) and ``replay(record_or_actions, ...)``.
@@ -94,6 +99,7 @@ from .game import (
 )
 from .melds import TableMeld
 from .moves import apply, canonical, is_legal, legal_actions
+from .partnerships import PartnershipDraw, SideScore, partnership_draw, side_of
 from .presets import PLANNED_PRESETS, PRESETS, CardValues, PresetInfo
 from .records import (
     FORMAT,
@@ -140,6 +146,7 @@ __all__ = [
     "Meld",
     "Obligation",
     "OptionInfo",
+    "PartnershipDraw",
     "PassClaim",
     "Phase",
     "PresetInfo",
@@ -147,6 +154,7 @@ __all__ = [
     "RulesError",
     "ScoreLine",
     "SeatScore",
+    "SideScore",
     "SwitchJoker",
     "TableMeld",
     "TakeDiscard",
@@ -173,7 +181,9 @@ __all__ = [
     "new_hand",
     "next_dealer",
     "parse_record",
+    "partnership_draw",
     "replay",
+    "side_of",
     "sort_cards",
     "stack_deck",
     "start_hand",

@@ -49,11 +49,13 @@ def discard_action(seat: int, card: str) -> Discard:
 
 
 def meld_action(seat: int, shape: MeldShape) -> Meld:
-    reading = shape.reading if JOKER in shape.cards else None
+    # A group of jokers (persian) stands for nothing else, so it has no reading.
+    reading = shape.reading if JOKER in shape.cards and shape.kind != "jokers" else None
     action: Meld = cached(Meld, seat, shape.cards, reading)
     return action
 
 
 def layoff_action(seat: int, card: str, spot: LayOffSpot) -> LayOff:
-    action: LayOff = cached(LayOff, seat, card, spot.meld, spot.reading if card == JOKER else None)
+    reading = spot.reading if card == JOKER and spot.end != "jokers" else None
+    action: LayOff = cached(LayOff, seat, card, spot.meld, reading)
     return action

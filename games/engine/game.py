@@ -84,7 +84,7 @@ class GameState:
 
     @property
     def outcome(self) -> GameOutcome:
-        return game_outcome(self.rules, self.totals)
+        return game_outcome(self.rules, self.totals, hands_played=self.hands_played)
 
     def to_json(self) -> dict[str, Any]:
         return {

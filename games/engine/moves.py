@@ -36,6 +36,8 @@ from .melds import (
     enumerate_melds,
     joker_slot_for,
 )
+from .michigan import STOP, STOP_DISCARD
+from .persian import enumerate_persian
 from .state import HandState, Phase
 from .transitions import EXECUTORS
 from .validation import play_problem, validate
@@ -143,9 +145,13 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
     rules = state.rules
     accepts = state.accepts()
     obligation = state.obligation
-    if obligation is not None and obligation.timing == "lay_off":
+    if obligation is not None and obligation.timing in ("lay_off", STOP):
         for spot in accepts.get(obligation.card, ()):
             plans[layoff_action(seat, obligation.card, spot)] = spot
+        return plans
+    if obligation is not None and obligation.timing == STOP_DISCARD:
+        for card in dict.fromkeys(hand):
+            plans[discard_action(seat, card)] = None
         return plans
     if state.floating_turn:
         card = hand[0]
@@ -157,7 +163,11 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
             plans[discard_action(seat, card)] = None
         return plans
     simple = obligation is None and state.locked is None and not rules.must_discard_to_go_out
-    for shape in enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct):
+    if rules.persian_melds:
+        shapes = enumerate_persian(hand, rules.group_suits_distinct)
+    else:
+        shapes = enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct)
+    for shape in shapes:
         if simple or play_problem(state, seat, shape.cards, None, "meld", shape) is None:
             plans[meld_action(seat, shape)] = shape
     distinct_cards = dict.fromkeys(hand)

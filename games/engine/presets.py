@@ -160,7 +160,6 @@ PLANNED = (
         source="000",
         min_players=4,
         max_players=4,
-        playable=False,
         two_packs_from=None,
         jokers_per_pack=4,
         jokers_wild=False,
@@ -171,6 +170,7 @@ PLANNED = (
         going_out_bonus=25,
         game_bonus=50,
         double_group_of_four=True,
+        defaults=(("partners_by_draw", True),),
     ),
     PresetInfo(
         name="oklahoma",
@@ -226,7 +226,6 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=8,
-        playable=False,
         single_hand_game=True,
         stop_call=True,
     ),
@@ -250,10 +249,14 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=8,
-        playable=False,
         discard_layout="scattered",
     ),
 )
 
-PRESETS: dict[str, PresetInfo] = {preset.name: preset for preset in PLAYABLE}
-PLANNED_PRESETS: dict[str, PresetInfo] = {preset.name: preset for preset in PLANNED}
+# A planned preset becomes playable by flipping its ``playable`` flag above.
+PRESETS: dict[str, PresetInfo] = {
+    preset.name: preset for preset in (*PLAYABLE, *PLANNED) if preset.playable
+}
+PLANNED_PRESETS: dict[str, PresetInfo] = {
+    preset.name: preset for preset in PLANNED if not preset.playable
+}

@@ -7,11 +7,13 @@ left in a hand counts against its holder, and each line says why it is worth wha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import JOKER, RANK_INDEX, card_label
 from .melds import TableMeld
+from .michigan import single_hand_outcome
+from .partnerships import SideScore, doubled_melds, side_outcome, side_scores
 from .presets import CardValues
 from .rules import Rules
 from .state import HandState, Phase
@@ -43,9 +45,12 @@ class SeatScore:
     total_after: int
     on_board: bool
     lines: tuple[ScoreLine, ...]
+    bonus: int = 0
+    """Points for going out (persian: 25), part of ``score``."""
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "bonus": self.bonus,
             "seat": self.seat,
             "melded": self.melded,
             "in_hand": self.in_hand,
@@ -66,6 +71,8 @@ class HandResult:
     final: bool
     reason: str | None
     went_out: int | None
+    sides: tuple[SideScore, ...] = ()
+    """Partnerships (persian): each side's pooled score and total; seats carry the side total."""
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -81,12 +88,15 @@ class HandResult:
         return tuple(seat.on_board for seat in self.seats)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "final": self.final,
             "reason": self.reason,
             "went_out": self.went_out,
             "seats": [seat.to_json() for seat in self.seats],
         }
+        if self.sides:
+            data["sides"] = [side.to_json() for side in self.sides]
+        return data
 
 
 @dataclass(frozen=True)
@@ -150,18 +160,26 @@ def hand_result(state: HandState) -> HandResult:
     Before the hand is over this is a projection ("if the hand ended now"), marked not final.
     """
     rules = state.rules
+    spec = rules.spec
     values = rules.values
+    doubled = doubled_melds(state.history) if spec.double_group_of_four else frozenset()
     melded_lines: list[list[ScoreLine]] = [[] for _ in range(state.num_seats)]
     for meld in state.melds:
         for index, owner in enumerate(meld.owners):
-            melded_lines[owner].append(melded_line(values, meld, index))
+            line = melded_line(values, meld, index)
+            if meld.id in doubled:
+                line = ScoreLine(line.card, 2 * line.points, f"{line.reason}, four at once: double")
+            melded_lines[owner].append(line)
+    end = state.end
+    went_out = end.seat if end and end.reason == "went_out" else None
     seats = []
     for seat in range(state.num_seats):
         lines = list(melded_lines[seat])
         lines.extend(in_hand_line(values, card) for card in state.hands[seat])
         melded = sum(line.points for line in lines if line.points > 0)
         in_hand = -sum(line.points for line in lines if line.points < 0)
-        score = melded - in_hand
+        bonus = spec.going_out_bonus if seat == went_out else 0
+        score = melded - in_hand + bonus
         on_board = state.on_board[seat] or score >= 30
         counted = score if (not rules.thirty_point_rule or on_board) else 0
         total = state.totals[seat]
@@ -176,25 +194,34 @@ def hand_result(state: HandState) -> HandResult:
                 total + counted,
                 on_board,
                 tuple(lines),
+                bonus,
             )
         )
-    end = state.end
-    return HandResult(
-        tuple(seats),
-        state.phase is Phase.HAND_OVER,
-        end.reason if end else None,
-        end.seat if end and end.reason == "went_out" else None,
-    )
+    final = state.phase is Phase.HAND_OVER
+    sides: tuple[SideScore, ...] = ()
+    if spec.partnerships:
+        sides = side_scores(rules, state.totals, [seat.counted for seat in seats], final)
+        by_seat = {seat: side for side in sides for seat in side.seats}
+        seats = [replace(seat, total_after=by_seat[seat.seat].total_after) for seat in seats]
+    return HandResult(tuple(seats), final, end.reason if end else None, went_out, sides)
 
 
-def game_outcome(rules: Rules, totals: tuple[int, ...] | list[int]) -> GameOutcome:
+def game_outcome(
+    rules: Rules, totals: tuple[int, ...] | list[int], *, hands_played: int = 1
+) -> GameOutcome:
     """Over when a total reaches the target and one seat alone has the highest total.
 
     A tie for the highest total at or above the target means another hand is played.
+    ``hands_played``: hands finished so far (the server asks right after scoring one); it
+    matters only where a game is a single hand (michigan).
     """
     totals = tuple(totals)
     if not totals:
         return GameOutcome(False, (), "No scores yet.")
+    if rules.spec.single_hand_game:
+        return GameOutcome(*single_hand_outcome(totals, hands_played))
+    if rules.spec.partnerships:
+        return GameOutcome(*side_outcome(rules, totals))
     best = max(totals)
     if best < rules.target:
         return GameOutcome(False, (), f"Nobody has reached {rules.target} yet.")

@@ -20,6 +20,7 @@ from .cards import card_label, is_card, sort_cards
 from .errors import RulesError
 from .events import Event
 from .melds import LayOffSpot, TableMeld, table_accepts
+from .persian import persian_accepts
 from .rules import Rules
 
 
@@ -45,7 +46,8 @@ class Obligation(NamedTuple):
     seat: int
     timing: str
     """"next_play" (the very next play), "this_turn" (before the discard) or "lay_off" (a
-    Rummy call under rummy_last_discard_only: lay it off and the turn ends)."""
+    Rummy call under rummy_last_discard_only: lay it off and the turn ends); michigan's Stop
+    call: "stop" (lay it off) then "stop_discard" (discard one card)."""
     new_meld_only: bool
     source: str
     """"pile" or "claim"."""
@@ -64,6 +66,10 @@ class Obligation(NamedTuple):
         card = card_label(self.card)
         if self.timing == "lay_off":
             return f"You called Rummy on the {card}: lay it off on a meld."
+        if self.timing == "stop":
+            return f"You called Stop on the {card}: lay it off on a meld, then discard a card."
+        if self.timing == "stop_discard":
+            return "You called Stop: discard a card to end your play."
         how = "in a new meld" if self.new_meld_only else "in a meld or as a lay-off"
         when = "with your next play" if self.timing == "next_play" else "before you discard"
         return f"You took the {card} from the pile: use it {how} {when}."
@@ -102,6 +108,7 @@ _FIELDS = (
     "hands",
     "stock",
     "discard",
+    "scatter",
     "melds",
     "obligation",
     "locked",
@@ -126,7 +133,9 @@ class HandState:
     ``totals`` and ``on_board`` (game totals before this hand, and the thirty-point flags);
     ``phase``; ``to_act`` (the seat to move, the seats that may call Rummy, or empty);
     ``current`` (whose turn it is; during a claim window the discarder); ``hands``; ``stock``
-    (top card first); ``discard`` (bottom to top); ``melds`` (``TableMeld``, id = index + 1);
+    (top card first); ``discard`` (bottom to top); ``scatter`` (throw-down: per pile card, the
+    bit mask of earlier pile cards it lies over; empty for a stacked pile); ``melds``
+    (``TableMeld``, id = index + 1);
     ``obligation``; ``locked`` (a lone top card taken this turn, which may not be discarded);
     ``claim`` (the open claim window); ``resume`` (who moves after an out-of-turn Rummy turn);
     ``displayed`` (per seat, cards on show under discards_displayed); ``floating_turn`` (the
@@ -150,6 +159,7 @@ class HandState:
     hands: tuple[tuple[str, ...], ...]
     stock: tuple[str, ...]
     discard: tuple[str, ...]
+    scatter: tuple[int, ...]
     melds: tuple[TableMeld, ...]
     obligation: Obligation | None
     locked: str | None
@@ -182,6 +192,7 @@ class HandState:
         new.hands = self.hands
         new.stock = self.stock
         new.discard = self.discard
+        new.scatter = self.scatter
         new.melds = self.melds
         new.obligation = self.obligation
         new.locked = self.locked
@@ -203,9 +214,12 @@ class HandState:
         """Card code -> where it can be laid off now (computed once per table layout)."""
         accepts = self._accepts
         if accepts is None:
-            accepts = self._accepts = table_accepts(
-                self.melds, self.rules.wild_jokers, self.rules.group_suits_distinct
-            )
+            rules = self.rules
+            if rules.persian_melds:
+                accepts = persian_accepts(self.melds, rules.group_suits_distinct)
+            else:
+                accepts = table_accepts(self.melds, rules.wild_jokers, rules.group_suits_distinct)
+            self._accepts = accepts
         return accepts
 
     def cards_on_table(self) -> int:
@@ -324,6 +338,7 @@ def new_hand(
     state.hands = tuple(tuple(hand) for hand in hands)
     state.stock = tuple(order[position + 1 :])
     state.discard = (upcard,)
+    state.scatter = (0,) if rules.scattered else ()
     state.melds = ()
     state.obligation = None
     state.locked = None

@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from . import scatter
 from .actions import (
     ClaimRummy,
     CloseClaims,
@@ -33,6 +34,7 @@ from .melds import (
     place_meld,
     switch_joker_in,
 )
+from .michigan import STOP, STOP_DISCARD
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase
 from .validation import without
 
@@ -102,6 +104,8 @@ def begin_turn(new: HandState, seat: int, events: list[Event]) -> HandState:
             random.Random(f"{new.seed}/refill/{new.refills + 1}").shuffle(cards)
             new.stock = tuple(cards)
             new.discard = new.discard[-1:]
+            if rules.scattered:
+                new.scatter = (0,)
             new.refills += 1
             new.melded_at_refill = on_table
             events.append(Event("stock_refilled", seat, (("cards", len(cards)),)))
@@ -133,12 +137,15 @@ def _exec_draw_stock(state: HandState, action: Any, plan: Any, events: list[Even
 def exec_take(state: HandState, action: Any, plan: Any, events: list[Event]) -> HandState:
     seat = action.seat
     pile = state.discard
-    cut = len(pile) - 1 - action.depth
-    taken = pile[cut:]
-    card = taken[0]
     rules = state.rules
     new = state.copy()
-    new.discard = pile[:cut]
+    if rules.scattered:
+        taken, new.discard, new.scatter = scatter.take(pile, state.scatter, action.depth)
+    else:
+        cut = len(pile) - 1 - action.depth
+        taken = pile[cut:]
+        new.discard = pile[:cut]
+    card = taken[0]
     new.hands = _with_hand(state.hands, seat, (*state.hands[seat], *taken))
     new.phase = Phase.PLAY
     if action.depth == 0 and rules.top_discard_free and state.stock:
@@ -157,11 +164,14 @@ def _exec_claim(state: HandState, action: Any, plan: Any, events: list[Event]) -
     claim = state.claim
     assert claim is not None
     pile = state.discard
-    cut = len(pile) - 1 - action.depth
-    taken = pile[cut:]
     rules = state.rules
     new = state.copy()
-    new.discard = pile[:cut]
+    if rules.scattered:
+        taken, new.discard, new.scatter = scatter.take(pile, state.scatter, action.depth)
+    else:
+        cut = len(pile) - 1 - action.depth
+        taken = pile[cut:]
+        new.discard = pile[:cut]
     new.hands = _with_hand(state.hands, seat, (*state.hands[seat], *taken))
     new.phase = Phase.PLAY
     new.to_act = (seat,)
@@ -169,8 +179,9 @@ def _exec_claim(state: HandState, action: Any, plan: Any, events: list[Event]) -
     new.claim = None
     new.floating_turn = False
     last_only = rules.rummy_last_discard_only
-    new.resume = claim.next_seat if last_only else None
-    timing = "lay_off" if last_only else "next_play"
+    stop = rules.spec.stop_call
+    new.resume = claim.next_seat if last_only or stop else None
+    timing = STOP if stop else "lay_off" if last_only else "next_play"
     new.obligation = Obligation(taken[0], seat, timing, False, "claim")
     if rules.discards_displayed:
         _show(new, seat, taken)
@@ -190,6 +201,9 @@ def _after_play(
         _hide(new, seat, used)
     if duty is not None and duty.timing == "lay_off":
         return begin_turn(new, _next_seat(state), events)
+    if duty is not None and duty.timing == STOP:
+        new.obligation = duty._replace(timing=STOP_DISCARD)  # michigan: now one discard
+        return new
     if not new.hands[seat] and not state.rules.floating:
         return end_hand(new, "went_out", seat, events)
     return new
@@ -263,6 +277,9 @@ def _exec_discard(state: HandState, action: Any, plan: Any, events: list[Event])
     new.discard = (*state.discard, card)
     new.locked = None
     rules = state.rules
+    if rules.scattered:
+        lands = scatter.landing(state.seed, len(state.actions), len(state.discard))
+        new.scatter = (*state.scatter, lands)
     if rules.discards_displayed and state.displayed[seat]:
         _hide(new, seat, (card,))
     events.append(Event("discard", seat, (("card", card),)))
@@ -271,7 +288,7 @@ def _exec_discard(state: HandState, action: Any, plan: Any, events: list[Event])
     if state.last_stock_drawn:
         return end_hand(new, "last_stock_card", seat, events)
     next_seat = _next_seat(state)
-    if rules.rummy_call:
+    if rules.claims_open:
         depths = claimable_depths(new)
         if depths:
             n = state.num_seats

@@ -41,6 +41,8 @@ from .melds import (
     switch_joker_in,
     table_accepts,
 )
+from .michigan import STOP, STOP_DISCARD
+from .persian import JOKER_GROUP, persian_accepts, persian_layoff_spots, resolve_persian
 from .state import HandState, Obligation, Phase
 
 # The "after this play" checks --------------------------------------------------------------------
@@ -50,6 +52,10 @@ def duty_refusal(duty: Obligation) -> str:
     card = card_label(duty.card)
     if duty.timing == "lay_off":
         return f"You called Rummy on the {card}, so you must lay it off on a meld."
+    if duty.timing == STOP:
+        return f"You called Stop on the {card}, so you must lay it off on a meld first."
+    if duty.timing == STOP_DISCARD:
+        return f"You laid off the {card} after calling Stop: now discard a card."
     if duty.source == "claim":
         return f"You called Rummy on the {card}, so you must meld it or lay it off first."
     if duty.new_meld_only:
@@ -96,7 +102,7 @@ def play_problem(
     duty_met = False
     if duty is not None:
         uses = duty.card in used and (kind == "meld" or not duty.new_meld_only)
-        if duty.timing == "lay_off" and kind != "lay_off":
+        if duty.timing in ("lay_off", STOP) and kind != "lay_off":
             uses = False
         if duty.timing != "this_turn":
             if not uses:
@@ -110,7 +116,10 @@ def play_problem(
         if gained is not None:
             rest.append(gained)
         melds = _melds_after(state, seat, kind, detail, used)
-        accepts = table_accepts(melds, rules.wild_jokers, rules.group_suits_distinct)
+        if rules.persian_melds:
+            accepts = persian_accepts(melds, rules.group_suits_distinct)
+        else:
+            accepts = table_accepts(melds, rules.wild_jokers, rules.group_suits_distinct)
         if not duty_possible(rules, rest, melds, accepts, duty):
             return (
                 f"That would leave you no way to use the {card_label(duty.card)} you took from "
@@ -200,10 +209,11 @@ def validate(state: HandState, action: Action) -> tuple[Action, Any]:
 def _validate_claim(state: HandState, action: Action) -> tuple[Action, Any]:
     claim = state.claim
     seat = action.seat
+    call = state.rules.claims_word
     if state.phase is not Phase.CLAIM or claim is None:
-        raise IllegalAction("Rummy can only be called right after a discard.")
+        raise IllegalAction(f"{call} can only be called right after a discard.")
     if seat == claim.discarder:
-        raise IllegalAction("You cannot call Rummy on your own discard.")
+        raise IllegalAction(f"You cannot call {call} on your own discard.")
     if seat not in state.to_act:
         raise IllegalAction("You have already passed on this discard.")
     if isinstance(action, PassClaim):
@@ -212,11 +222,11 @@ def _validate_claim(state: HandState, action: Action) -> tuple[Action, Any]:
     depth = _depth(action.depth, state.discard)
     if depth not in claim.depths:
         card = card_label(state.discard[-1 - depth])
-        if state.rules.rummy_last_discard_only:
+        if state.rules.rummy_last_discard_only or state.rules.spec.stop_call:
             raise IllegalAction(
-                "Rummy may only be called on the latest discard, to lay it off on a meld."
+                f"{call} may only be called on the latest discard, to lay it off on a meld."
                 if depth
-                else f"The {card} cannot be laid off on any meld, so Rummy cannot be called."
+                else f"The {card} cannot be laid off on any meld, so {call} cannot be called."
             )
         raise IllegalAction(
             f"The {card} fits no meld on the table and makes no meld with the cards above it, "
@@ -268,7 +278,9 @@ def _validate_play(state: HandState, action: Action) -> tuple[Action, Any]:
     if isinstance(action, Float):
         raise IllegalAction("You may only float when your hand is empty.")
     duty = state.obligation
-    if duty is not None and duty.timing == "lay_off" and not isinstance(action, LayOff):
+    if duty is not None and duty.timing in ("lay_off", STOP) and not isinstance(action, LayOff):
+        raise IllegalAction(duty_refusal(duty))
+    if duty is not None and duty.timing == STOP_DISCARD and not isinstance(action, Discard):
         raise IllegalAction(duty_refusal(duty))
     if state.floating_turn and not isinstance(action, LayOff | Discard):
         raise IllegalAction(
@@ -283,6 +295,8 @@ def _validate_play(state: HandState, action: Action) -> tuple[Action, Any]:
     assert isinstance(action, Discard)
     card = action.card
     _holds(hand, (card,))
+    if duty is not None and duty.timing == STOP_DISCARD:
+        return discard_action(seat, card), None
     if duty is not None:
         raise IllegalAction(duty_refusal(duty))
     if state.floating_turn and state.accepts().get(card):
@@ -312,7 +326,10 @@ def _validate_meld(state: HandState, action: Meld) -> tuple[Action, Any]:
         if JOKER not in cards and reading == cards:
             reading = None
     rules = state.rules
-    shape = resolve_meld(cards, reading, rules.wild_jokers, rules.group_suits_distinct)
+    if rules.persian_melds:
+        shape = resolve_persian(cards, reading, rules.group_suits_distinct)
+    else:
+        shape = resolve_meld(cards, reading, rules.wild_jokers, rules.group_suits_distinct)
     problem = play_problem(state, seat, shape.cards, None, "meld", shape)
     if problem:
         raise IllegalAction(problem)
@@ -325,8 +342,13 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
     _holds(state.hands[seat], (card,))
     meld = _meld_by_id(state, action.meld)
     rules = state.rules
-    spots = layoff_spots(meld, card, rules.wild_jokers, rules.group_suits_distinct)
+    if rules.persian_melds:
+        spots = persian_layoff_spots(meld, card, rules.group_suits_distinct)
+    else:
+        spots = layoff_spots(meld, card, rules.wild_jokers, rules.group_suits_distinct)
     reading = action.reading
+    if reading is not None and meld.kind == JOKER_GROUP:
+        raise IllegalAction("A joker laid off on a group of jokers needs no reading.")
     if reading is not None:
         if not is_reading(reading):
             raise IllegalAction(f"{reading!r} is not a card a wild card can stand for.")
@@ -347,7 +369,7 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
         raise IllegalAction(f"Say which end of {shown} the joker goes: as the {choices}.")
     spot = spots[0]
     duty = state.obligation
-    if duty is not None and duty.timing == "lay_off" and card != duty.card:
+    if duty is not None and duty.timing in ("lay_off", STOP) and card != duty.card:
         raise IllegalAction(duty_refusal(duty))
     problem = play_problem(state, seat, (card,), None, "lay_off", spot)
     if problem:

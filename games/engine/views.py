@@ -34,6 +34,7 @@ from .cards import JOKER, is_card
 from .errors import FormatError, RulesError
 from .events import Event
 from .melds import TableMeld, meld_from_parts
+from .persian import JOKER_GROUP, joker_meld_from_parts
 from .rules import Rules
 from .scoring import hand_result
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase
@@ -89,6 +90,7 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
         "hand_sizes": [len(hand) for hand in state.hands],
         "melds": [meld.to_json() for meld in state.melds],
         "discard": list(state.discard),
+        "scatter": list(state.scatter),
         "stock_count": len(state.stock),
         "totals": list(state.totals),
         "on_board": list(state.on_board),
@@ -107,6 +109,8 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
         },
         "end": None if state.end is None else {"reason": state.end.reason, "seat": state.end.seat},
     }
+    if state.rules.spec.single_hand_game:
+        data["running"] = [seat_score.melded for seat_score in hand_result(state).seats]
     if seat is not None:
         data["hand"] = list(state.hands[seat])
     if over:
@@ -140,12 +144,13 @@ def _action_of(event: Event) -> Action | None:
         return ClaimRummy(seat, event.get("depth"))
     if kind == "meld":
         cards = tuple(event.get("cards"))
-        return Meld(seat, cards, tuple(event.get("reading")) if JOKER in cards else None)
+        wild = JOKER in cards and event.get("meld_kind") != JOKER_GROUP
+        return Meld(seat, cards, tuple(event.get("reading")) if wild else None)
     if kind == "lay_off":
         card = event.get("card")
-        return LayOff(
-            seat, card, event.get("meld"), event.get("reading") if card == JOKER else None
-        )
+        reading = event.get("reading")
+        wild = card == JOKER and reading != JOKER  # a joker on a group of jokers reads as itself
+        return LayOff(seat, card, event.get("meld"), reading if wild else None)
     if kind == "switch_joker":
         return SwitchJoker(seat, event.get("card"), event.get("meld"))
     if kind == "discard":
@@ -167,13 +172,17 @@ def melds_from_json(items: Sequence[Mapping[str, Any]]) -> tuple[TableMeld, ...]
     for position, item in enumerate(items, start=1):
         try:
             entries = item["cards"]
-            meld = meld_from_parts(
+            parts = (
                 int(item["id"]),
-                str(item["kind"]),
                 tuple(entry["card"] for entry in entries),
                 tuple(entry["as"] for entry in entries),
                 tuple(int(entry["owner"]) for entry in entries),
             )
+            kind = str(item["kind"])
+            if kind == JOKER_GROUP:
+                meld = joker_meld_from_parts(*parts)
+            else:
+                meld = meld_from_parts(parts[0], kind, *parts[1:])
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"Meld {position} is malformed: {error}.") from error
         if meld is None or meld.id != position:
@@ -281,6 +290,7 @@ def _deal_from_view(
     state.hands = tuple(tuple(hand or ()) for hand in hands)
     state.stock = tuple(pool)
     state.discard = discard
+    state.scatter = tuple(int(mask) for mask in seen.get("scatter", ()))
     state.melds = melds
     duty = seen["obligation"]
     state.obligation = None if duty is None else Obligation(**duty)

@@ -66,6 +66,18 @@
       text.hidden = text.dataset.presetText !== name;
     });
     shownFor.value = name;
+    applyOnlyFor();
+  }
+
+  // A house rule that means something only in some presets (partners_by_draw) is hidden
+  // for the others.
+  function applyOnlyFor() {
+    form.querySelectorAll("[data-only-for]").forEach((input) => {
+      const wrap = input.closest(".field");
+      if (wrap) {
+        wrap.hidden = !input.dataset.onlyFor.split(" ").includes(preset.value);
+      }
+    });
   }
 
   function applyPrivacy() {
@@ -82,4 +94,5 @@
   preset.addEventListener("change", applyPreset);
   privateBox.addEventListener("change", applyPrivacy);
   applyPrivacy();
+  applyOnlyFor();
 })();

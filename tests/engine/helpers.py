@@ -116,6 +116,8 @@ def arrange(
         history=data["history"][:1],
         actions=[],
     )
+    if rules.scattered:
+        data["scatter"] = [0] * len(pile)  # throw-down: nothing lies over anything (see extra)
     data.update(extra or {})
     return state_from_json(data)
 

@@ -4,16 +4,23 @@ import pytest
 
 from games.engine import OPTIONS, PLANNED_PRESETS, PRESETS, Rules, RulesError, make_rules
 
+ALL_PRESETS = {**PRESETS, **PLANNED_PRESETS}
 
-def test_the_four_presets_of_this_release_are_playable():
-    assert set(PRESETS) == {"standard", "jokers", "classic", "rummy-school"}
+
+def test_the_presets_of_this_release_are_playable():
+    assert {"standard", "jokers", "classic", "rummy-school", "throw-down"} <= set(PRESETS)
     for info in PRESETS.values():
+        assert info.playable
         assert info.title and info.description and info.source
         assert 2 <= info.min_players <= info.max_players <= 8
 
 
 def test_later_presets_are_described_but_refused_with_a_reason():
-    assert set(PLANNED_PRESETS) == {
+    assert set(ALL_PRESETS) == {
+        "standard",
+        "jokers",
+        "classic",
+        "rummy-school",
         "persian",
         "oklahoma",
         "oklahoma-jokers",
@@ -21,20 +28,22 @@ def test_later_presets_are_described_but_refused_with_a_reason():
         "five-thousand",
         "throw-down",
     }
-    with pytest.raises(RulesError, match="later release"):
-        make_rules("persian")
+    assert not set(PRESETS) & set(PLANNED_PRESETS)
+    for name in PLANNED_PRESETS:
+        with pytest.raises(RulesError, match="later release"):
+            make_rules(name)
 
 
 def test_planned_presets_carry_the_data_they_will_need():
-    assert PLANNED_PRESETS["persian"].partnerships == ((0, 2), (1, 3))
-    assert PLANNED_PRESETS["oklahoma"].wild_rank == "2"
-    assert PLANNED_PRESETS["five-thousand"].deal_face_up_count
-    assert PLANNED_PRESETS["throw-down"].discard_layout == "scattered"
-    assert dict(PLANNED_PRESETS["oklahoma"].defaults)["target"] == 1000
+    assert ALL_PRESETS["persian"].partnerships == ((0, 2), (1, 3))
+    assert ALL_PRESETS["oklahoma"].wild_rank == "2"
+    assert ALL_PRESETS["five-thousand"].deal_face_up_count
+    assert ALL_PRESETS["throw-down"].discard_layout == "scattered"
+    assert dict(ALL_PRESETS["oklahoma"].defaults)["target"] == 1000
 
 
 def test_every_option_has_a_one_line_description_and_allowed_values():
-    assert set(OPTIONS) == {
+    assert {
         "target",
         "top_discard_free",
         "deepest_card_new_meld",
@@ -48,7 +57,8 @@ def test_every_option_has_a_one_line_description_and_allowed_values():
         "discards_displayed",
         "group_suits_distinct",
         "pip5_scoring",
-    }
+        "partners_by_draw",
+    } <= set(OPTIONS)
     for info in OPTIONS.values():
         assert info.description and "\n" not in info.description
         assert info.type in ("bool", "int")

@@ -68,9 +68,9 @@ MAX_STEPS = 4000
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
+def tables(draw: st.DrawFn, presets: tuple[str, ...] = ()) -> tuple[Rules, int, int]:
     """A playable table: preset, player count, a mix of options and the hand's seed."""
-    preset = draw(st.sampled_from(sorted(PRESETS)))
+    preset = draw(st.sampled_from(sorted(presets or PRESETS)))
     info = PRESETS[preset]
     players = draw(st.integers(info.min_players, info.max_players))
     options = {name: draw(st.booleans()) for name in SWITCHES}
@@ -78,6 +78,11 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
         options["rummy_call"] = True
     if preset == "rummy-school":
         options["stock_refill"] = options["pip5_scoring"] = False
+    if preset == "persian":
+        options["thirty_point_rule"] = options["pip5_scoring"] = False
+    if preset == "michigan":
+        options["rummy_call"] = options["rummy_last_discard_only"] = False
+        options["thirty_point_rule"] = False
     seed = draw(st.integers(0, 2**64 - 1))
     return make_rules(preset, **options), players, seed
 
@@ -152,6 +157,8 @@ def check_view(state: HandState, seat: int, rng: random.Random) -> None:
 
 def reference_in_hand(rules: Rules, card: str) -> int:
     """Card values left in hand, written out again from the rule documents."""
+    if card == JOKER and rules.preset == "persian":
+        return 20
     if card == JOKER or card[0] == "A":
         return 15
     if rules.pip5_scoring:
@@ -162,6 +169,19 @@ def reference_in_hand(rules: Rules, card: str) -> int:
 @settings(deadline=None)
 @given(tables())
 def test_random_legal_play_keeps_every_invariant(table: tuple[Rules, int, int]) -> None:
+    check_random_hand(table)
+
+
+@settings(deadline=None, max_examples=40)
+@given(tables(("persian", "throw-down", "michigan")))
+def test_random_legal_play_keeps_every_invariant_in_the_presets_of_issue_6a(
+    table: tuple[Rules, int, int],
+) -> None:
+    check_random_hand(table)
+
+
+def check_random_hand(table: tuple[Rules, int, int]) -> None:
+    """One whole hand of random legal play, checked at every step and at the end."""
     rules, players, seed = table
     rng = random.Random(seed)
     state = new_hand(rules, players, seed % players, seed=seed)
@@ -212,7 +232,8 @@ def test_random_legal_play_keeps_every_invariant(table: tuple[Rules, int, int]) 
         == table_total
     )
     for seat in result.seats:
-        assert seat.score == seat.melded - seat.in_hand
+        assert seat.score == seat.melded - seat.in_hand + seat.bonus
+        assert seat.bonus == (rules.spec.going_out_bonus if seat.seat == result.went_out else 0)
         assert seat.in_hand == sum(
             reference_in_hand(rules, card) for card in state.hands[seat.seat]
         )
@@ -225,7 +246,13 @@ def test_random_legal_play_keeps_every_invariant(table: tuple[Rules, int, int]) 
         assert sorted(line.card for line in seat.lines if line.reason != "left in hand") == sorted(
             melded_cards
         )
-        assert seat.total_after == seat.total_before + seat.counted
+        if rules.spec.partnerships:
+            side = next(side for side in result.sides if seat.seat in side.seats)
+            assert seat.total_after == side.total_after
+            partners = sum(result.seats[other].counted for other in side.seats)
+            assert side.total_after == side.total_before + partners + side.game_bonus
+        else:
+            assert seat.total_after == seat.total_before + seat.counted
 
 
 @settings(deadline=None)
