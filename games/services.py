@@ -23,7 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import clock, engine, signals, tasks
+from games import clock, engine, signals
 from games.models import Game, Hand, Move, Seat, Table
 
 log = logging.getLogger(__name__)
