@@ -235,7 +235,8 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Internationalisation, static files ----------------------------------------------------
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
+# Also where leaderboard weeks and months begin and end.
+TIME_ZONE = envstr("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
 

@@ -118,3 +118,16 @@ def test_it_prints_mail_to_the_console_by_default(tmp_path):
     code = "from django.conf import settings as s; print(s.EMAIL_BACKEND)"
     result = manage("shell", "--no-imports", "-c", code, env={"EMAIL_HOST": ""}, tmp_path=tmp_path)
     assert result.stdout.strip() == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_the_site_time_zone_comes_from_the_environment(tmp_path):
+    """Leaderboard weeks and months begin at midnight in this zone."""
+    result = manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.TIME_ZONE)",
+        env={"TIME_ZONE": "Europe/Paris"},
+        tmp_path=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "Europe/Paris"
