@@ -27,7 +27,8 @@ Moves
     Actions are frozen dataclasses with a ``seat``: ``DrawStock``, ``TakeDiscard(depth)``
     (0 = top), ``Meld(cards, reading=None)``, ``LayOff(card, meld, reading=None)`` (meld ids
     start at 1), ``SwitchJoker(card, meld)``, ``Discard(card)``, ``ClaimRummy(depth)``,
-    ``PassClaim``, ``CloseClaims`` (seat -1, the table clock), ``DeclineDraw``, ``Float``.
+    ``PassClaim``, ``CloseClaims`` (seat -1, the table clock), ``DeclineDraw``, ``Float``,
+    ``PassUpcard`` (oklahoma's offered up-card).
     ``legal_actions(state, seat)`` lists every legal move in canonical form (a reading only
     where a wild card is involved); ``apply(state, action) -> (state, events)`` or
     ``IllegalAction(reason)`` with the state untouched. ``action_to_json`` /
@@ -65,6 +66,7 @@ from .actions import (
     LayOff,
     Meld,
     PassClaim,
+    PassUpcard,
     SwitchJoker,
     TakeDiscard,
     action_from_json,
@@ -104,7 +106,16 @@ from .records import (
     state_to_json,
 )
 from .rules import OPTIONS, OptionInfo, Rules, make_rules
-from .scoring import GameOutcome, HandResult, ScoreLine, SeatScore, game_outcome, hand_result
+from .scoring import (
+    GameOutcome,
+    HandResult,
+    ScoreLine,
+    SeatScore,
+    excluded_totals,
+    game_outcome,
+    hand_result,
+    settle_game,
+)
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, new_hand, stack_deck
 from .views import actions_from_history, deal_from_view, known_holdings, view
 
@@ -141,6 +152,7 @@ __all__ = [
     "Obligation",
     "OptionInfo",
     "PassClaim",
+    "PassUpcard",
     "Phase",
     "PresetInfo",
     "Rules",
@@ -159,6 +171,7 @@ __all__ = [
     "card_name",
     "deal_from_view",
     "describe_action",
+    "excluded_totals",
     "finish_hand",
     "first_dealer_draw",
     "game_outcome",
@@ -174,6 +187,7 @@ __all__ = [
     "next_dealer",
     "parse_record",
     "replay",
+    "settle_game",
     "sort_cards",
     "stack_deck",
     "start_hand",

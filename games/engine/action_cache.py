@@ -49,11 +49,13 @@ def discard_action(seat: int, card: str) -> Discard:
 
 
 def meld_action(seat: int, shape: MeldShape) -> Meld:
-    reading = shape.reading if JOKER in shape.cards else None
-    action: Meld = cached(Meld, seat, shape.cards, reading)
+    cards = shape.cards
+    reading = None if shape.reading is cards or shape.reading == cards else shape.reading
+    action: Meld = cached(Meld, seat, cards, reading)
     return action
 
 
 def layoff_action(seat: int, card: str, spot: LayOffSpot) -> LayOff:
-    action: LayOff = cached(LayOff, seat, card, spot.meld, spot.reading if card == JOKER else None)
+    reading = spot.reading if card == JOKER or spot.reading != card else None
+    action: LayOff = cached(LayOff, seat, card, spot.meld, reading)
     return action

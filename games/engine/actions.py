@@ -102,6 +102,13 @@ class DeclineDraw:
 
 
 @dataclass(frozen=True, slots=True)
+class PassUpcard:
+    """Decline the offered first up-card (oklahoma): the offer moves on to the left."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Float:
     """End a turn with an empty hand (option floating)."""
 
@@ -120,6 +127,7 @@ Action: TypeAlias = (
     | CloseClaims
     | DeclineDraw
     | Float
+    | PassUpcard
 )
 
 ACTION_TYPES: dict[str, type[Any]] = {
@@ -134,6 +142,7 @@ ACTION_TYPES: dict[str, type[Any]] = {
     "close_claims": CloseClaims,
     "decline_draw": DeclineDraw,
     "float": Float,
+    "pass_upcard": PassUpcard,
 }
 TYPE_NAMES: dict[type[Any], str] = {cls: name for name, cls in ACTION_TYPES.items()}
 
@@ -150,6 +159,7 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "close_claims": (frozenset(), frozenset()),
     "decline_draw": (frozenset(), frozenset()),
     "float": (frozenset(), frozenset()),
+    "pass_upcard": (frozenset(), frozenset()),
 }
 
 
@@ -293,4 +303,6 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
         return "The time to call Rummy ran out"
     if isinstance(action, DeclineDraw):
         return f"{who} chose not to take from the pile, which ends the hand"
+    if isinstance(action, PassUpcard):
+        return f"{who} passed on the up-card"
     return f"{who} floats with an empty hand"

@@ -20,6 +20,7 @@ from .melds import (
     meld_exists_with,
     switch_joker_in,
 )
+from .oklahoma import pile_take_depths
 from .rules import Rules
 from .state import HandState, Obligation
 
@@ -96,6 +97,8 @@ def take_depths(state: HandState, seat: int) -> list[int]:
     if not pile or state.floating_turn:
         return []
     rules = state.rules
+    if rules.spec.take_top_takes_pile:
+        return pile_take_depths(state, seat)
     hand = state.hands[seat]
     stock_empty = not state.stock
     free_top = rules.top_discard_free and not stock_empty

@@ -15,7 +15,7 @@ from typing import Any
 from .cards import JOKER, RANK_INDEX
 from .errors import IllegalAction, RulesError
 from .rules import Rules
-from .scoring import GameOutcome, game_outcome, hand_result
+from .scoring import GameOutcome, game_outcome, hand_result, settle_game
 from .state import HandState, Phase, new_hand
 
 
@@ -81,10 +81,12 @@ class GameState:
     hands_played: int = 0
     scores: tuple[tuple[int, ...], ...] = ()
     """Each finished hand's counted scores, in order."""
+    excluded: tuple[int, ...] = ()
+    """Per seat, points in the totals that do not count toward the target (oklahoma)."""
 
     @property
     def outcome(self) -> GameOutcome:
-        return game_outcome(self.rules, self.totals)
+        return game_outcome(self.rules, self.totals, self.excluded or None)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,6 +97,7 @@ class GameState:
             "on_board": list(self.on_board),
             "hands_played": self.hands_played,
             "scores": [list(scores) for scores in self.scores],
+            "excluded": list(self.excluded),
         }
 
 
@@ -129,10 +132,16 @@ def finish_hand(game: GameState, hand: HandState) -> GameState:
     ):
         raise IllegalAction("That hand does not belong to this game's next deal.")
     result = hand_result(hand)
+    excluded = tuple(
+        before + now
+        for before, now in zip(game.excluded or (0,) * game.num_seats, result.excluded, strict=True)
+    )
+    _outcome, totals = settle_game(game.rules, result.totals, excluded)
     return replace(
         game,
         dealer=next_dealer(game.rules, game.dealer, game.num_seats),
-        totals=result.totals,
+        totals=totals,
+        excluded=excluded if any(excluded) else game.excluded,
         on_board=result.on_board,
         hands_played=game.hands_played + 1,
         scores=(*game.scores, tuple(seat.counted for seat in result.seats)),

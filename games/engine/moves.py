@@ -25,6 +25,7 @@ from .actions import (
     DrawStock,
     Float,
     PassClaim,
+    PassUpcard,
     SwitchJoker,
     TakeDiscard,
 )
@@ -36,9 +37,11 @@ from .melds import (
     enumerate_melds,
     joker_slot_for,
 )
+from .oklahoma import may_discard, own_spots
 from .state import HandState, Phase
 from .transitions import EXECUTORS
 from .validation import play_problem, validate
+from .wilds import wild_melds
 
 _MISSING = object()
 
@@ -110,6 +113,11 @@ def _plans(state: HandState, seat: int) -> dict[Any, Any]:
     elif phase is Phase.PLAY:
         if seat == state.current:
             plans = _play_plans(state, seat)
+    elif phase is Phase.OFFER:
+        if seat == state.current:
+            for depth in take_depths(state, seat):
+                plans[cached(TakeDiscard, seat, depth)] = None
+            plans[cached(PassUpcard, seat)] = None
     elif phase is Phase.CLAIM:
         if seat == -1:
             plans = {cached(CloseClaims, -1): None}
@@ -157,12 +165,21 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
             plans[discard_action(seat, card)] = None
         return plans
     simple = obligation is None and state.locked is None and not rules.must_discard_to_go_out
-    for shape in enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct):
+    rank = rules.wild_rank
+    shapes = (
+        enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct)
+        if rank is None
+        else wild_melds(hand, rank, rules.wild_jokers, rules.group_suits_distinct)
+    )
+    for shape in shapes:
         if simple or play_problem(state, seat, shape.cards, None, "meld", shape) is None:
             plans[meld_action(seat, shape)] = shape
     distinct_cards = dict.fromkeys(hand)
+    own_only = rules.spec.lay_off_on == "own"
     for card in distinct_cards:
         spots = accepts.get(card)
+        if spots and own_only:
+            spots = own_spots(state, seat, spots)
         if spots:
             for spot in spots:
                 if simple or play_problem(state, seat, (card,), None, "lay_off", spot) is None:
@@ -182,8 +199,11 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
     if obligation is None:
         locked = state.locked
         by_card = DISCARDS.get(seat) or {}
+        banned = rules.spec.undiscardable
         for card in distinct_cards:
             if card == locked and hand.count(card) < 2:
+                continue
+            if banned and not may_discard(rules, hand, card):
                 continue
             action = by_card.get(card)
             plans[action if action is not None else discard_action(seat, card)] = None

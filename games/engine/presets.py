@@ -27,6 +27,9 @@ class CardValues:
     joker_in_hand: int
     special: tuple[tuple[str, int, int], ...] = ()
     """Per-card overrides (code, melded, in hand), e.g. oklahoma's queen of spades."""
+    wild_as: tuple[tuple[str, int], ...] = ()
+    """What a wild card (not a joker) standing for this card is worth melded (oklahoma: a
+    deuce standing for the queen of spades scores 10, not the queen's 50)."""
 
 
 FACE_VALUES = (0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -44,9 +47,23 @@ OKLAHOMA_VALUES = CardValues(
     20,
     None,
     20,
-    special=(("QS", 50, 100),),
+    special=(("QS", 50, 100), ("2C", 5, 20), ("2D", 5, 20), ("2H", 5, 20), ("2S", 5, 20)),
+    wild_as=(("QS", 10),),
 )
 FIVE_THOUSAND_VALUES = CardValues(PIP5_VALUES, 100, 100, 100, 100, 100, 100)
+
+
+OKLAHOMA_FIXED = (
+    ("boathouse", "Oklahoma always ends with a discard: boathouse stays on."),
+    ("floating", "Oklahoma always ends with a discard, so nobody can float."),
+    (
+        "top_discard_free",
+        "In Oklahoma the top discard (with the whole pile) must be used at once.",
+    ),
+    ("stock_refill", "Oklahoma ends in a block when the stock runs out; it is never refilled."),
+    ("rummy_call", "Oklahoma has no Rummy call: you lay off only on your own melds."),
+    ("pip5_scoring", "Oklahoma has its own card values; pip5_scoring cannot change them."),
+)
 
 
 @dataclass(frozen=True)
@@ -94,6 +111,8 @@ class PresetInfo:
     undiscardable: tuple[str, ...] = ()
     defaults: tuple[tuple[str, object], ...] = field(default=())
     """Option defaults that differ from the option's own default."""
+    fixed_options: tuple[tuple[str, str], ...] = ()
+    """Options this preset's own rules settle: (name, why it cannot be changed)."""
 
 
 PLAYABLE = (
@@ -179,7 +198,6 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=4,
-        playable=False,
         two_packs_from=None,
         packs=2,
         wild_rank="2",
@@ -194,6 +212,7 @@ PLANNED = (
         game_bonus=200,
         undiscardable=("QS",),
         defaults=(("target", 1000), ("boathouse", True), ("group_suits_distinct", False)),
+        fixed_options=OKLAHOMA_FIXED,
     ),
     PresetInfo(
         name="oklahoma-jokers",
@@ -218,6 +237,7 @@ PLANNED = (
         game_bonus=200,
         undiscardable=("QS",),
         defaults=(("target", 1000), ("boathouse", True), ("group_suits_distinct", False)),
+        fixed_options=OKLAHOMA_FIXED,
     ),
     PresetInfo(
         name="michigan",
@@ -255,5 +275,12 @@ PLANNED = (
     ),
 )
 
-PRESETS: dict[str, PresetInfo] = {preset.name: preset for preset in PLAYABLE}
-PLANNED_PRESETS: dict[str, PresetInfo] = {preset.name: preset for preset in PLANNED}
+PRESETS: dict[str, PresetInfo] = {
+    preset.name: preset for preset in (*PLAYABLE, *PLANNED) if preset.playable
+}
+"""Every preset a table can use: those of the first release, then each later one whose
+``playable=False`` line has been lifted in ``PLANNED`` (one line per preset keeps parallel work
+on different presets from touching the same lines)."""
+PLANNED_PRESETS: dict[str, PresetInfo] = {
+    preset.name: preset for preset in PLANNED if not preset.playable
+}

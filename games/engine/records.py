@@ -31,6 +31,7 @@ from .actions import (
     LayOff,
     Meld,
     PassClaim,
+    PassUpcard,
     SwitchJoker,
     TakeDiscard,
     action_from_json,
@@ -188,7 +189,7 @@ def _build(data: dict[str, Any]) -> HandState:
     state.discard = _cards(data["discard"], "discard")
     if not isinstance(data["melds"], list):
         raise FormatError("'melds' must be a list.")
-    state.melds = melds_from_json(data["melds"])
+    state.melds = melds_from_json(data["melds"], rules.wild_rank)
     state.obligation = _obligation(data["obligation"], num_seats)
     locked = data["locked"]
     if locked is not None and not is_card(locked):
@@ -277,7 +278,7 @@ def _check_consistency(state: HandState) -> None:
     for meld in state.melds:
         counted.update(meld.cards)
         if meld.kind == "group" and rules.group_suits_distinct:
-            suits = [card[1] for card in meld.cards if card != JOKER]
+            suits = [read[1] for read in meld.reading if read[1] != "*"]
             if len(set(suits)) != len(suits):
                 raise FormatError(f"Meld {meld.id} repeats a suit, which these rules forbid.")
         if JOKER in meld.cards and not rules.wild_jokers:
@@ -295,7 +296,7 @@ def _check_consistency(state: HandState) -> None:
     elif phase is Phase.CLAIM:
         if state.claim is None or not state.to_act:
             raise FormatError("A claim window needs its discard and the seats that may call.")
-    elif phase in (Phase.DRAW, Phase.PLAY):
+    elif phase in (Phase.DRAW, Phase.PLAY) or (phase is Phase.OFFER and rules.spec.upcard_offered):
         if state.to_act != (state.current,) or state.end is not None:
             raise FormatError("Exactly the current seat must be the one to move.")
     else:
@@ -351,6 +352,8 @@ def _move_text(action: Action) -> str:
         return "clock close"
     if isinstance(action, DeclineDraw):
         return f"{seat} decline"
+    if isinstance(action, PassUpcard):
+        return f"{seat} pass-upcard"
     return f"{seat} float"
 
 
@@ -429,6 +432,8 @@ def parse_move(text: str) -> Action:
             return DeclineDraw(seat)
         if verb == "float" and not args:
             return Float(seat)
+        if verb == "pass-upcard" and not args:
+            return PassUpcard(seat)
     except ValueError as error:
         raise FormatError(f"Cannot read the move {text!r}: {error}.") from error
     raise FormatError(f"Cannot read the move {text!r}.")

@@ -159,6 +159,12 @@ class Rules:
         return self.spec.jokers_per_pack > 0 and self.spec.jokers_wild
 
     @cached_property
+    def wild_rank(self) -> str | None:
+        """The rank whose cards are wild besides jokers ("2" in oklahoma), or None."""
+        rank = self.spec.wild_rank
+        return rank if rank is not None and len(rank) == 1 else None
+
+    @cached_property
     def must_discard_to_go_out(self) -> bool:
         """Boathouse without floating: a hand may never be emptied by melding."""
         return self.boathouse and not self.floating
@@ -252,6 +258,10 @@ def _check(rules: Rules) -> None:
             low, high = info.allowed
             if not low <= value <= high:
                 raise RulesError(f"Option {info.name} must be between {low} and {high}.")
+    spec = PRESETS[rules.preset]
+    for name, reason in spec.fixed_options:
+        if getattr(rules, name) != OPTIONS[name].default_for(rules.preset):
+            raise RulesError(reason)
     if rules.rummy_last_discard_only and not rules.rummy_call:
         raise RulesError("rummy_last_discard_only changes the Rummy call: turn on rummy_call too.")
     if rules.preset == "rummy-school" and rules.stock_refill:

@@ -12,6 +12,7 @@ from typing import Any
 
 from .cards import JOKER, RANK_INDEX, card_label
 from .melds import TableMeld
+from .oklahoma import going_out_bonus
 from .presets import CardValues
 from .rules import Rules
 from .state import HandState, Phase
@@ -43,12 +44,20 @@ class SeatScore:
     total_after: int
     on_board: bool
     lines: tuple[ScoreLine, ...]
+    bonus: int = 0
+    """Going-out bonus (oklahoma), included in ``score``."""
+    excluded: int = 0
+    """The part of ``counted`` that does not count toward the target (oklahoma's 250)."""
+    bonus_reason: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "melded": self.melded,
             "in_hand": self.in_hand,
+            "bonus": self.bonus,
+            "bonus_reason": self.bonus_reason,
+            "excluded": self.excluded,
             "score": self.score,
             "counted": self.counted,
             "total_before": self.total_before,
@@ -79,6 +88,11 @@ class HandResult:
     @property
     def on_board(self) -> tuple[bool, ...]:
         return tuple(seat.on_board for seat in self.seats)
+
+    @property
+    def excluded(self) -> tuple[int, ...]:
+        """Per seat, points of this hand that do not count toward the target."""
+        return tuple(seat.excluded for seat in self.seats)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -125,6 +139,10 @@ def melded_line(values: CardValues, meld: TableMeld, index: int) -> ScoreLine:
             points, where = values.ace_high, "high ace in a run"
         return ScoreLine(card, points, f"{prefix}{where}".strip())
     special = _natural_value(values, read) if card != JOKER else None
+    if card != read and card != JOKER:
+        for wild_for, points in values.wild_as:
+            if wild_for == read:
+                special = points
     points = special if special is not None else values.pips[RANK_INDEX[rank]]
     kind = "in a group" if meld.kind == "group" else "in a run"
     return ScoreLine(card, points, f"{prefix}{card_label(read)} {kind}")
@@ -156,14 +174,21 @@ def hand_result(state: HandState) -> HandResult:
         for index, owner in enumerate(meld.owners):
             melded_lines[owner].append(melded_line(values, meld, index))
     seats = []
+    end = state.end
+    out = end.seat if end is not None and end.reason == "went_out" else None
     for seat in range(state.num_seats):
         lines = list(melded_lines[seat])
         lines.extend(in_hand_line(values, card) for card in state.hands[seat])
         melded = sum(line.points for line in lines if line.points > 0)
         in_hand = -sum(line.points for line in lines if line.points < 0)
-        score = melded - in_hand
+        bonus, excluded, why = 0, 0, ""
+        if seat == out and rules.spec.going_out_bonus:
+            bonus, excluded, why = going_out_bonus(state, seat)
+        score = melded - in_hand + bonus
         on_board = state.on_board[seat] or score >= 30
         counted = score if (not rules.thirty_point_rule or on_board) else 0
+        if not counted:
+            excluded = 0
         total = state.totals[seat]
         seats.append(
             SeatScore(
@@ -176,9 +201,11 @@ def hand_result(state: HandState) -> HandResult:
                 total + counted,
                 on_board,
                 tuple(lines),
+                bonus,
+                excluded,
+                why,
             )
         )
-    end = state.end
     return HandResult(
         tuple(seats),
         state.phase is Phase.HAND_OVER,
@@ -187,20 +214,59 @@ def hand_result(state: HandState) -> HandResult:
     )
 
 
-def game_outcome(rules: Rules, totals: tuple[int, ...] | list[int]) -> GameOutcome:
+def game_outcome(
+    rules: Rules,
+    totals: tuple[int, ...] | list[int],
+    excluded: tuple[int, ...] | list[int] | None = None,
+) -> GameOutcome:
     """Over when a total reaches the target and one seat alone has the highest total.
 
     A tie for the highest total at or above the target means another hand is played.
+    ``excluded``: per seat, points in the total that do not count toward the target
+    (oklahoma's concealed going-out bonus); the winner is then the highest total among the
+    seats that reached the target without them.
     """
     totals = tuple(totals)
     if not totals:
         return GameOutcome(False, (), "No scores yet.")
-    best = max(totals)
+    reached = list(range(len(totals)))
+    if excluded:
+        reached = [seat for seat in reached if totals[seat] - excluded[seat] >= rules.target]
+        if not reached:
+            return GameOutcome(False, (), f"Nobody has reached {rules.target} yet.")
+    best = max(totals[seat] for seat in reached)
     if best < rules.target:
         return GameOutcome(False, (), f"Nobody has reached {rules.target} yet.")
-    leaders = tuple(seat for seat, total in enumerate(totals) if total == best)
+    leaders = tuple(seat for seat in reached if totals[seat] == best)
     if len(leaders) > 1:
         return GameOutcome(
             False, (), f"Seats {', '.join(map(str, leaders))} tie at {best}: another hand."
         )
     return GameOutcome(True, leaders, f"Seat {leaders[0]} wins with {best}.")
+
+
+def settle_game(
+    rules: Rules,
+    totals: tuple[int, ...] | list[int],
+    excluded: tuple[int, ...] | list[int] | None = None,
+) -> tuple[GameOutcome, tuple[int, ...]]:
+    """The outcome after a hand, and the totals with the winner's game bonus (oklahoma 200)."""
+    outcome = game_outcome(rules, totals, excluded)
+    final = list(totals)
+    bonus = rules.spec.game_bonus
+    if outcome.over and bonus:
+        for seat in outcome.winners:
+            final[seat] += bonus
+    return outcome, tuple(final)
+
+
+def excluded_totals(results: list[Any], num_seats: int) -> tuple[int, ...]:
+    """Per seat, the points that do not count toward the target, summed over stored results
+    (``HandResult.to_json()`` documents)."""
+    sums = [0] * num_seats
+    for result in results:
+        for seat in (result or {}).get("seats", ()):
+            index = seat.get("seat")
+            if isinstance(index, int) and 0 <= index < num_seats:
+                sums[index] += int(seat.get("excluded", 0) or 0)
+    return tuple(sums)

@@ -21,6 +21,7 @@ from .errors import RulesError
 from .events import Event
 from .melds import LayOffSpot, TableMeld, table_accepts
 from .rules import Rules
+from .wilds import wild_accepts
 
 
 class Phase(StrEnum):
@@ -35,7 +36,7 @@ class Phase(StrEnum):
     HAND_OVER = "hand_over"
     """Nobody may move; the hand is scored."""
     OFFER = "offer"
-    """Reserved for oklahoma: the first up-card is offered around the table."""
+    """Oklahoma: the first up-card is offered around the table, one seat at a time."""
 
 
 class Obligation(NamedTuple):
@@ -203,9 +204,14 @@ class HandState:
         """Card code -> where it can be laid off now (computed once per table layout)."""
         accepts = self._accepts
         if accepts is None:
-            accepts = self._accepts = table_accepts(
-                self.melds, self.rules.wild_jokers, self.rules.group_suits_distinct
-            )
+            rules = self.rules
+            if rules.wild_rank is None:
+                accepts = table_accepts(self.melds, rules.wild_jokers, rules.group_suits_distinct)
+            else:
+                accepts = wild_accepts(
+                    self.melds, rules.wild_rank, rules.wild_jokers, rules.group_suits_distinct
+                )
+            self._accepts = accepts
         return accepts
 
     def cards_on_table(self) -> int:
@@ -318,7 +324,7 @@ def new_hand(
     state.deck = explicit
     state.totals = totals_t
     state.on_board = on_board_t
-    state.phase = Phase.DRAW
+    state.phase = Phase.OFFER if rules.spec.upcard_offered else Phase.DRAW
     state.to_act = (first,)
     state.current = first
     state.hands = tuple(tuple(hand) for hand in hands)

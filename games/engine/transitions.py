@@ -20,6 +20,7 @@ from .actions import (
     LayOff,
     Meld,
     PassClaim,
+    PassUpcard,
     SwitchJoker,
     TakeDiscard,
 )
@@ -33,6 +34,7 @@ from .melds import (
     place_meld,
     switch_joker_in,
 )
+from .oklahoma import pass_offer
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase
 from .validation import without
 
@@ -124,7 +126,7 @@ def _exec_draw_stock(state: HandState, action: Any, plan: Any, events: list[Even
     new.stock = state.stock[1:]
     new.hands = _with_hand(state.hands, seat, (*state.hands[seat], card))
     new.phase = Phase.PLAY
-    if not new.stock and state.rules.spec.empty_stock == "end_after_last_draw":
+    if not new.stock and state.rules.spec.empty_stock in ("end_after_last_draw", "block"):
         new.last_stock_drawn = True
     events.append(Event("draw_stock", seat))
     return new
@@ -133,14 +135,18 @@ def _exec_draw_stock(state: HandState, action: Any, plan: Any, events: list[Even
 def exec_take(state: HandState, action: Any, plan: Any, events: list[Event]) -> HandState:
     seat = action.seat
     pile = state.discard
+    rules = state.rules
     cut = len(pile) - 1 - action.depth
     taken = pile[cut:]
     card = taken[0]
-    rules = state.rules
+    if rules.spec.take_top_takes_pile:
+        cut, taken, card = 0, pile, pile[-1]
     new = state.copy()
     new.discard = pile[:cut]
     new.hands = _with_hand(state.hands, seat, (*state.hands[seat], *taken))
     new.phase = Phase.PLAY
+    new.to_act = (seat,)
+    new.current = seat
     if action.depth == 0 and rules.top_discard_free and state.stock:
         new.locked = card
     else:
@@ -269,7 +275,8 @@ def _exec_discard(state: HandState, action: Any, plan: Any, events: list[Event])
     if not rest:
         return end_hand(new, "went_out", seat, events)
     if state.last_stock_drawn:
-        return end_hand(new, "last_stock_card", seat, events)
+        block = rules.spec.empty_stock == "block"
+        return end_hand(new, "block" if block else "last_stock_card", seat, events)
     next_seat = _next_seat(state)
     if rules.rummy_call:
         depths = claimable_depths(new)
@@ -317,6 +324,13 @@ def _exec_float(state: HandState, action: Any, plan: Any, events: list[Event]) -
     return begin_turn(new, _next_seat(state), events)
 
 
+def _exec_pass_upcard(state: HandState, action: Any, plan: Any, events: list[Event]) -> HandState:
+    new = state.copy()
+    if pass_offer(new, action.seat, events):
+        return new
+    return begin_turn(new, (state.dealer + 1) % state.num_seats, events)
+
+
 EXECUTORS: dict[type[Any], Any] = {
     DrawStock: _exec_draw_stock,
     TakeDiscard: exec_take,
@@ -329,4 +343,5 @@ EXECUTORS: dict[type[Any], Any] = {
     CloseClaims: _exec_close,
     DeclineDraw: _exec_decline,
     Float: _exec_float,
+    PassUpcard: _exec_pass_upcard,
 }

@@ -24,6 +24,7 @@ from .actions import (
     LayOff,
     Meld,
     PassClaim,
+    PassUpcard,
     SwitchJoker,
     TakeDiscard,
 )
@@ -41,7 +42,9 @@ from .melds import (
     switch_joker_in,
     table_accepts,
 )
+from .oklahoma import discard_refusal, may_discard, not_your_meld, take_refusal
 from .state import HandState, Obligation, Phase
+from .wilds import card_spots, resolve_wild_meld
 
 # The "after this play" checks --------------------------------------------------------------------
 
@@ -192,6 +195,10 @@ def validate(state: HandState, action: Action) -> tuple[Action, Any]:
         raise IllegalAction("Wait: the other players may still call Rummy on that discard.")
     if seat != state.current:
         raise IllegalAction("It is not your turn.")
+    if phase is Phase.OFFER:
+        return _validate_offer(state, action)
+    if kind is PassUpcard:
+        raise IllegalAction("You can pass on the up-card only while it is being offered.")
     if phase is Phase.DRAW:
         return _validate_draw(state, action)
     return _validate_play(state, action)
@@ -225,6 +232,18 @@ def _validate_claim(state: HandState, action: Action) -> tuple[Action, Any]:
     return cached(ClaimRummy, seat, depth), None
 
 
+def _validate_offer(state: HandState, action: Action) -> tuple[Action, Any]:
+    seat = action.seat
+    if isinstance(action, PassUpcard):
+        return cached(PassUpcard, seat), None
+    if isinstance(action, TakeDiscard):
+        depth = _depth(action.depth, state.discard)
+        if depth not in take_depths(state, seat):
+            raise IllegalAction(_take_refusal(state, seat, depth))
+        return cached(TakeDiscard, seat, depth), None
+    raise IllegalAction("The up-card is being offered to you: take it or pass.")
+
+
 def _validate_draw(state: HandState, action: Action) -> tuple[Action, Any]:
     seat = action.seat
     if isinstance(action, DrawStock):
@@ -248,6 +267,8 @@ def _validate_draw(state: HandState, action: Action) -> tuple[Action, Any]:
 def _take_refusal(state: HandState, seat: int, depth: int) -> str:
     card = card_label(state.discard[-1 - depth])
     rules = state.rules
+    if rules.spec.take_top_takes_pile:
+        return take_refusal(state, depth)
     use = "put it in a new meld" if rules.deepest_card_new_meld else "meld it or lay it off"
     when = "this turn" if state.stock and rules.spec.duty_timing == "this_turn" else "at once"
     text = f"You could not {use} {when}, so you may not take the {card} from the pile."
@@ -294,6 +315,8 @@ def _validate_play(state: HandState, action: Action) -> tuple[Action, Any]:
             f"You took the {card_label(card)} alone from the pile this turn, so you may not "
             "discard it until a later turn."
         )
+    if not may_discard(state.rules, hand, card):
+        raise IllegalAction(discard_refusal(card))
     return discard_action(seat, card), None
 
 
@@ -312,7 +335,12 @@ def _validate_meld(state: HandState, action: Meld) -> tuple[Action, Any]:
         if JOKER not in cards and reading == cards:
             reading = None
     rules = state.rules
-    shape = resolve_meld(cards, reading, rules.wild_jokers, rules.group_suits_distinct)
+    if rules.wild_rank is None:
+        shape = resolve_meld(cards, reading, rules.wild_jokers, rules.group_suits_distinct)
+    else:
+        shape = resolve_wild_meld(
+            cards, reading, rules.wild_rank, rules.wild_jokers, rules.group_suits_distinct
+        )
     problem = play_problem(state, seat, shape.cards, None, "meld", shape)
     if problem:
         raise IllegalAction(problem)
@@ -325,26 +353,44 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
     _holds(state.hands[seat], (card,))
     meld = _meld_by_id(state, action.meld)
     rules = state.rules
-    spots = layoff_spots(meld, card, rules.wild_jokers, rules.group_suits_distinct)
+    rank = rules.wild_rank
+    wild = card == JOKER or (rank is not None and card[0] == rank)
+    if rules.spec.lay_off_on == "own" and meld.owners[0] != seat:
+        raise IllegalAction(not_your_meld(state, meld))
+    if rank is None:
+        spots = layoff_spots(meld, card, rules.wild_jokers, rules.group_suits_distinct)
+    else:
+        spots = card_spots(meld, card, rank, rules.group_suits_distinct)
     reading = action.reading
     if reading is not None:
         if not is_reading(reading):
             raise IllegalAction(f"{reading!r} is not a card a wild card can stand for.")
-        if card != JOKER and reading != card:
+        if not wild and reading != card:
             raise IllegalAction(f"The {card_label(card)} can only stand for itself.")
         spots = [
             spot
             for spot in spots
             if spot.reading == reading or (spot.end == "group" and reading[0] == meld.rank)
         ]
+    elif card != JOKER and wild and any(spot.reading == card for spot in spots):
+        spots = [spot for spot in spots if spot.reading == card]
     shown = f"meld {meld.id} ({labels(meld.reading)})"
     if not spots:
-        if reading is not None and card == JOKER:
-            raise IllegalAction(f"A joker cannot stand for the {card_label(reading)} on {shown}.")
+        if reading is not None and wild:
+            raise IllegalAction(
+                f"The {card_label(card)} cannot stand for the {card_label(reading)} on {shown}."
+            )
+        if meld.kind == "group" and len(meld.cards) >= 4 and card[0] in (meld.rank, rank):
+            raise IllegalAction(
+                f"The {card_label(card)} does not fit {shown}: it already holds four cards, "
+                "and a group never takes a fifth."
+            )
         raise IllegalAction(f"The {card_label(card)} does not fit {shown}.")
     if len(spots) > 1:
         choices = " or ".join(card_label(spot.reading) for spot in spots)
-        raise IllegalAction(f"Say which end of {shown} the joker goes: as the {choices}.")
+        raise IllegalAction(
+            f"Say which end of {shown} the {card_label(card)} goes: as the {choices}."
+        )
     spot = spots[0]
     duty = state.obligation
     if duty is not None and duty.timing == "lay_off" and card != duty.card:
@@ -359,6 +405,11 @@ def _validate_switch(state: HandState, action: SwitchJoker) -> tuple[Action, Any
     seat = action.seat
     rules = state.rules
     if not rules.spec.joker_switching:
+        if rules.wild_rank is not None:
+            raise IllegalAction(
+                "A wild card keeps the meaning declared when it was melded: it cannot be "
+                "changed or replaced by the natural card."
+            )
         raise IllegalAction("Jokers cannot be switched in this game.")
     card = action.card
     _holds(state.hands[seat], (card,))

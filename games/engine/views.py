@@ -27,6 +27,7 @@ from .actions import (
     LayOff,
     Meld,
     PassClaim,
+    PassUpcard,
     SwitchJoker,
     TakeDiscard,
 )
@@ -140,11 +141,13 @@ def _action_of(event: Event) -> Action | None:
         return ClaimRummy(seat, event.get("depth"))
     if kind == "meld":
         cards = tuple(event.get("cards"))
-        return Meld(seat, cards, tuple(event.get("reading")) if JOKER in cards else None)
+        reading = tuple(event.get("reading"))
+        return Meld(seat, cards, reading if reading != cards else None)
     if kind == "lay_off":
         card = event.get("card")
+        read = event.get("reading")
         return LayOff(
-            seat, card, event.get("meld"), event.get("reading") if card == JOKER else None
+            seat, card, event.get("meld"), read if card == JOKER or read != card else None
         )
     if kind == "switch_joker":
         return SwitchJoker(seat, event.get("card"), event.get("meld"))
@@ -158,10 +161,14 @@ def _action_of(event: Event) -> Action | None:
         return DeclineDraw(seat)
     if kind == "float":
         return Float(seat)
+    if kind == "pass_upcard":
+        return PassUpcard(seat)
     return None
 
 
-def melds_from_json(items: Sequence[Mapping[str, Any]]) -> tuple[TableMeld, ...]:
+def melds_from_json(
+    items: Sequence[Mapping[str, Any]], wild_rank: str | None = None
+) -> tuple[TableMeld, ...]:
     """Table melds from their JSON form; FormatError when one is not a meld."""
     melds = []
     for position, item in enumerate(items, start=1):
@@ -173,6 +180,7 @@ def melds_from_json(items: Sequence[Mapping[str, Any]]) -> tuple[TableMeld, ...]
                 tuple(entry["card"] for entry in entries),
                 tuple(entry["as"] for entry in entries),
                 tuple(int(entry["owner"]) for entry in entries),
+                wild_rank,
             )
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"Meld {position} is malformed: {error}.") from error
@@ -210,7 +218,7 @@ def _deal_from_view(
     num_seats = int(seen["num_seats"])
     seat = seen["seat"]
     sizes = [int(size) for size in seen["hand_sizes"]]
-    melds = melds_from_json(seen["melds"])
+    melds = melds_from_json(seen["melds"], rules.wild_rank)
     history = tuple(Event.from_json(item) for item in seen["history"])
     known = known_holdings(history, num_seats)
     discard = tuple(seen["discard"])

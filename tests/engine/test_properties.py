@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from games.engine import (
     JOKER,
+    OPTIONS,
     PRESETS,
     ClaimRummy,
     CloseClaims,
@@ -48,6 +49,7 @@ from games.engine import (
     view,
 )
 from games.engine.duties import take_depths
+from games.engine.oklahoma import everyone_passed
 from games.engine.transitions import exec_take
 from tests.engine.helpers import all_cards, movers
 
@@ -78,6 +80,10 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
         options["rummy_call"] = True
     if preset == "rummy-school":
         options["stock_refill"] = options["pip5_scoring"] = False
+    for name, _reason in info.fixed_options:
+        options[name] = OPTIONS[name].default_for(preset)
+    if not options["rummy_call"]:
+        options["rummy_last_discard_only"] = False
     seed = draw(st.integers(0, 2**64 - 1))
     return make_rules(preset, **options), players, seed
 
@@ -132,10 +138,16 @@ def check_exactness(state: HandState, seat: int, rng: random.Random) -> None:
 
 def check_takes(state: HandState, seat: int) -> None:
     """A depth is offered exactly when the taker then has a legal move (never stuck)."""
-    if state.phase is not Phase.DRAW or state.floating_turn:
+    if state.phase not in (Phase.DRAW, Phase.OFFER) or state.floating_turn:
         return
     offered = set(take_depths(state, seat))
-    for depth in range(len(state.discard)):
+    depths = range(len(state.discard))
+    if state.rules.spec.take_top_takes_pile:
+        if everyone_passed(state):
+            assert not offered
+            return
+        depths = range(min(1, len(state.discard)))  # the top card, and the pile with it
+    for depth in depths:
         after = exec_take(state, TakeDiscard(seat, depth), None, [])
         assert (depth in offered) == bool(legal_actions(after, seat)), depth
 
@@ -152,6 +164,14 @@ def check_view(state: HandState, seat: int, rng: random.Random) -> None:
 
 def reference_in_hand(rules: Rules, card: str) -> int:
     """Card values left in hand, written out again from the rule documents."""
+    if rules.preset.startswith("oklahoma"):
+        if card == JOKER:
+            return 200
+        if card == "QS":
+            return 100
+        if card[0] in "A2":
+            return 20
+        return 10 if card[0] in "89TJQK" else 5
     if card == JOKER or card[0] == "A":
         return 15
     if rules.pip5_scoring:
@@ -212,7 +232,9 @@ def test_random_legal_play_keeps_every_invariant(table: tuple[Rules, int, int]) 
         == table_total
     )
     for seat in result.seats:
-        assert seat.score == seat.melded - seat.in_hand
+        assert seat.score == seat.melded - seat.in_hand + seat.bonus
+        if seat.bonus:
+            assert state.end.reason == "went_out" and state.end.seat == seat.seat
         assert seat.in_hand == sum(
             reference_in_hand(rules, card) for card in state.hands[seat.seat]
         )
