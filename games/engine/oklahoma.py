@@ -122,17 +122,21 @@ def pass_offer(new: HandState, seat: int, events: list[Event]) -> bool:
 
 
 def went_out_concealed(state: HandState, seat: int) -> bool:
-    """True when ``seat`` melded nothing before the turn in which it went out."""
+    """True when every card ``seat`` has on the table was played in its last turn."""
     history = state.history
-    start = 0
+    played = 0
     for index in range(len(history) - 1, -1, -1):
         event = history[index]
-        if event.seat == seat and event.kind in ("draw_stock", "take_discard"):
-            start = index
+        if event.seat != seat:
+            continue
+        if event.kind in ("draw_stock", "take_discard"):
             break
-    return not any(
-        event.seat == seat and event.kind in ("meld", "lay_off") for event in history[:start]
-    )
+        if event.kind == "meld":
+            played += len(event.get("cards"))
+        elif event.kind == "lay_off":
+            played += 1
+    owned = sum(owner == seat for meld in state.melds for owner in meld.owners)
+    return owned == played
 
 
 def going_out_bonus(state: HandState, seat: int) -> tuple[int, int, str]:

@@ -25,6 +25,7 @@ from games.engine import (
     state_to_json,
 )
 from games.engine.melds import resolve_meld
+from games.engine.wilds import resolve_wild_meld
 
 MeldSpec = tuple[int, str] | tuple[int, str, str]
 
@@ -71,9 +72,18 @@ def arrange(
     for number, spec in enumerate(melds, start=1):
         owner, meld_text = spec[0], spec[1]
         reading = tuple(cards(spec[2])) if len(spec) == 3 else None  # type: ignore[misc]
-        shape = resolve_meld(
-            tuple(cards(meld_text)), reading, rules.wild_jokers, rules.group_suits_distinct
-        )
+        if rules.wild_rank is None:
+            shape = resolve_meld(
+                tuple(cards(meld_text)), reading, rules.wild_jokers, rules.group_suits_distinct
+            )
+        else:
+            shape = resolve_wild_meld(
+                tuple(cards(meld_text)),
+                reading,
+                rules.wild_rank,
+                rules.wild_jokers,
+                rules.group_suits_distinct,
+            )
         wanted.update(shape.cards)
         meld_items.append(
             {
