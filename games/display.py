@@ -187,7 +187,7 @@ def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, An
             owner = entry["owner"]
             reading = entry["as"]
             stands_for = None
-            if entry["card"] == engine.JOKER:
+            if entry["card"] != reading:  # a joker or a wild card (oklahoma's deuces)
                 stands_for = engine.card_label(reading)
             items.append(
                 card(
@@ -204,6 +204,7 @@ def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, An
 def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The pile bottom to top; each card knows its depth and what taking it brings along."""
     pile = view["discard"]
+    whole_pile = _takes_whole_pile(view)
     takeable = {a["depth"] for a in legal if a["type"] == "take_discard"}
     claimable = {a.get("depth", 0) for a in legal if a["type"] == "claim_rummy"}
     out = []
@@ -211,9 +212,11 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
         depth = len(pile) - 1 - index
         info = card(code, depth=depth, takeable=depth in takeable, claimable=depth in claimable)
         if info["takeable"] or info["claimable"]:
-            brings = pile[index + 1 :]
+            brings, where = pile[index + 1 :], "above"
+            if whole_pile:  # oklahoma: the top card, and every card below it with it
+                brings, where = pile[:index], "below"
             verb = "Call Rummy on" if info["claimable"] else "Take"
-            info["take_text"] = _take_text(code, brings)
+            info["take_text"] = _take_text(code, brings, where)
             info["button_html"] = format_html(
                 '<button type="button" class="pile-pick pcard pcard-{}" data-depth="{}"'
                 ' data-kind="{}" data-take-text="{}" aria-label="{} {}">{}</button>',
@@ -222,27 +225,32 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
                 "claim_rummy" if info["claimable"] else "take_discard",
                 info["take_text"],
                 verb,
-                _take_name(code, brings),
+                _take_name(code, brings, where),
                 _PIPS.get(code, ""),
             )
         out.append(info)
     return out
 
 
-def _take_text(code: str, brings: Sequence[str]) -> str:
+def _takes_whole_pile(view: dict[str, Any]) -> bool:
+    info = engine.PRESETS.get(view.get("preset", ""))
+    return bool(info and info.take_top_takes_pile)
+
+
+def _take_text(code: str, brings: Sequence[str], where: str = "above") -> str:
     if not brings:
         return f"the {card(code)['label']}"
-    return f"the {card(code)['label']} and the {len(brings)} above it: {cards_text(brings)}"
+    return f"the {card(code)['label']} and the {len(brings)} {where} it: {cards_text(brings)}"
 
 
-def _take_name(code: str, brings: Sequence[str]) -> str:
+def _take_name(code: str, brings: Sequence[str], where: str = "above") -> str:
     """The same as _take_text in words a screen reader says well."""
     name = card(code)["name"]
     if not brings:
         return f"the {name}"
     others = [card(other)["name"] for other in brings]
     listed = others[0] if len(others) == 1 else ", ".join(others[:-1]) + " and " + others[-1]
-    return f"the {name} and the {len(brings)} above it: {listed}"
+    return f"the {name} and the {len(brings)} {where} it: {listed}"
 
 
 def obligation_text(view: dict[str, Any], names: Sequence[str]) -> str | None:
@@ -273,6 +281,10 @@ def status_text(view: dict[str, Any], names: Sequence[str], my_seat: int | None)
     if not to_act:
         return ""
     who = _name(names, to_act[0])
+    if phase == "offer":
+        if mine:
+            return "The up-card is offered to you: take it (and play first) or pass."
+        return f"{who} may take the up-card."
     if phase == "draw":
         if mine:
             return "Your turn: draw from the stock or take from the pile."
@@ -297,7 +309,7 @@ def action_log(view: dict[str, Any], names: Sequence[str], limit: int = LOG_LINE
 
 # --- the controls ------------------------------------------------------------------------
 
-_EXTRA_ACTIONS = ("pass_claim", "decline_draw", "float", "switch_joker")
+_EXTRA_ACTIONS = ("pass_claim", "decline_draw", "float", "switch_joker", "pass_upcard")
 
 
 def controls(legal: Sequence[dict[str, Any]], view: dict[str, Any] | None) -> dict[str, Any]:
@@ -331,6 +343,8 @@ def _extra_text(action: dict[str, Any]) -> str:
         return "Do not take from the pile (ends the hand)"
     if kind == "float":
         return "Float with an empty hand"
+    if kind == "pass_upcard":
+        return "Pass on the up-card"
     return f"Put the {card(action['card'])['label']} in place of the joker in meld {action['meld']}"
 
 
@@ -357,6 +371,8 @@ def breakdown(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]
                 "score": seat["score"],
                 "counted": seat["counted"],
                 "total_after": seat["total_after"],
+                "bonus": seat.get("bonus", 0),
+                "bonus_reason": seat.get("bonus_reason", ""),
                 "went_out": result.get("went_out") == seat["seat"],
                 "plus": [line for line in lines if line["points"] > 0],
                 "minus": [line for line in lines if line["points"] <= 0],
@@ -437,6 +453,40 @@ def rules_summary(rules_json: dict[str, Any]) -> list[dict[str, str]]:
             text = f"{info.name.replace('_', ' ')} {value}"
         out.append({"name": name, "text": text, "description": info.description})
     return out
+
+
+def preset_notes(preset: str) -> list[str]:
+    """The preset's own rules a player must know at the table, from the preset's data."""
+    info = engine.PRESETS.get(preset)
+    if info is None:
+        return []
+    notes = []
+    if info.wild_rank == "2":
+        notes.append(
+            "Deuces are wild: a deuce stands for the card its place in the meld declares, "
+            "for good; a deuce in its own place is a natural two."
+        )
+    if info.upcard_offered:
+        notes.append("The first up-card is offered to each player in turn; the taker plays first.")
+    if info.take_top_takes_pile:
+        notes.append("Taking the top discard takes the whole pile; that top card is used at once.")
+    if info.lay_off_on == "own":
+        notes.append("You lay off only on your own melds.")
+    for code in info.undiscardable:
+        notes.append(f"The {engine.card_label(code)} may be discarded only as your last card.")
+    if info.going_out_bonus:
+        text = f"Going out (always with a discard) scores {info.going_out_bonus}"
+        if info.concealed_going_out_bonus:
+            text += (
+                f", or {info.concealed_going_out_bonus} when you meld your whole hand in one "
+                "turn (that bonus does not count toward the target)"
+            )
+        notes.append(text + ".")
+    if info.empty_stock == "block":
+        notes.append("If whoever takes the last stock card does not go out, the hand ends.")
+    if info.game_bonus:
+        notes.append(f"The winner of the game scores {info.game_bonus} more.")
+    return notes
 
 
 def preset_title(preset: str) -> str:

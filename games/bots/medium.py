@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from games.engine.actions import Action, LayOff, Meld, SwitchJoker
 from games.engine.cards import JOKER, RANK_INDEX, SUITS
 from games.engine.melds import MeldShape, code_at, meld_exists_with, resolve_meld
+from games.engine.wilds import resolve_wild_meld
 
 from .legal import LegalMoves
 from .partition import Partition, best_partition, going_out_split
@@ -204,9 +205,19 @@ def _safe_to_hold(seen: SeatView, style: Style) -> bool:
 def _play_points(seen: SeatView, action: Action) -> int:
     values = seen.rules.values
     if isinstance(action, Meld):
-        shape = resolve_meld(
-            action.cards, action.reading, seen.rules.wild_jokers, seen.rules.group_suits_distinct
-        )
+        rules = seen.rules
+        if rules.wild_rank is None:
+            shape = resolve_meld(
+                action.cards, action.reading, rules.wild_jokers, rules.group_suits_distinct
+            )
+        else:
+            shape = resolve_wild_meld(
+                action.cards,
+                action.reading,
+                rules.wild_rank,
+                rules.wild_jokers,
+                rules.group_suits_distinct,
+            )
         return _shape_value(seen, shape)
     if isinstance(action, LayOff):
         meld = seen.melds[action.meld - 1]

@@ -153,12 +153,13 @@ def _quick_draw(state: HandState, seat: int) -> Action:
 
 def _meld_action(seat: int, shape: object) -> Meld:
     cards = shape.cards  # type: ignore[attr-defined]
-    reading = shape.reading if JOKER in cards else None  # type: ignore[attr-defined]
-    return Meld(seat, cards, reading)
+    reading = shape.reading  # type: ignore[attr-defined]
+    return Meld(seat, cards, None if reading == cards else reading)
 
 
 def _layoff_action(seat: int, card: str, spot: LayOffSpot) -> LayOff:
-    return LayOff(seat, card, spot.meld, spot.reading if card == JOKER else None)
+    reading = spot.reading if card == JOKER or spot.reading != card else None
+    return LayOff(seat, card, spot.meld, reading)
 
 
 def _play_wishes(state: HandState, seat: int) -> list[Action]:

@@ -17,6 +17,7 @@ from typing import Any
 from games.engine.melds import TableMeld, table_accepts
 from games.engine.rules import Rules
 from games.engine.views import melds_from_json
+from games.engine.wilds import wild_accepts
 
 REQUIRED_KEYS = (
     "format",
@@ -76,7 +77,12 @@ class SeatView:
 
     def accepts(self) -> dict[str, list[Any]]:
         """Card code -> the lay-off spots for it on the table now."""
-        return _accepts_for(self.melds, self.rules.wild_jokers, self.rules.group_suits_distinct)
+        rules = self.rules
+        if rules.wild_rank is not None:
+            return wild_accepts(
+                self.melds, rules.wild_rank, rules.wild_jokers, rules.group_suits_distinct
+            )
+        return _accepts_for(self.melds, rules.wild_jokers, rules.group_suits_distinct)
 
     def visible_cards(self) -> Counter[str]:
         """Every card this seat can place: its hand, the table, the pile, others' known cards."""
@@ -155,7 +161,7 @@ def read_view(view: object) -> SeatView:
             to_act=tuple(view["to_act"]),
             hand=tuple(view["hand"]),
             hand_sizes=tuple(view["hand_sizes"]),
-            melds=melds_from_json(view["melds"]),
+            melds=melds_from_json(view["melds"], rules.wild_rank),
             discard=tuple(view["discard"]),
             stock_count=int(view["stock_count"]),
             totals=tuple(view["totals"]),

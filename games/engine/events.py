@@ -65,12 +65,12 @@ class Event:
             return f"{who} {verb} the {card_label(cards[0])}{tail} from the pile"
         if kind == "meld":
             text = f"{who} melded {labels(self.get('cards'))} (meld {self.get('meld')})"
-            if "JK" in self.get("cards"):
+            if tuple(self.get("cards")) != tuple(self.get("reading")):
                 text += f" as {labels(self.get('reading'))}"
             return text
         if kind == "lay_off":
             text = f"{who} laid off the {card_label(self.get('card'))} on meld {self.get('meld')}"
-            if self.get("card") == "JK":
+            if self.get("card") != self.get("reading"):
                 text += f" as {card_label(self.get('reading'))}"
             return text
         if kind == "switch_joker":
@@ -92,6 +92,8 @@ class Event:
             return f"{who} did not take from the pile"
         if kind == "float":
             return f"{who} floats with an empty hand"
+        if kind == "pass_upcard":
+            return f"{who} passed on the up-card"
         if kind == "hand_over":
             return _ending(self.get("reason"), who)
         return f"{kind} ({who})"
@@ -110,6 +112,8 @@ def _ending(reason: str, who: str) -> str:
         return f"{who} went out; the hand is over"
     if reason == "last_stock_card":
         return "The last card of the stock was drawn; the hand is over"
+    if reason == "block":
+        return f"{who} took the last stock card and did not go out: a block ends the hand"
     if reason == "declined":
         return f"The stock is empty and {who} did not take from the pile; the hand is over"
     return f"The stock is empty and {who} cannot take from the pile; the hand is over"
