@@ -472,6 +472,16 @@ def preset_notes(preset: str) -> list[str]:
         notes.append("Taking the top discard takes the whole pile; that top card is used at once.")
     if info.lay_off_on == "own":
         notes.append("You lay off only on your own melds.")
+        if info.joker_switching:
+            notes.append(
+                "A joker you melded can be taken back: put the card it stands for in its place "
+                "(the top discard may be taken for that)."
+            )
+    if info.jokers_option and info.values.joker_melded is not None:
+        notes.append(
+            f"A melded joker scores {info.values.joker_melded}; one left in hand costs "
+            f"{info.values.joker_in_hand}."
+        )
     for code in info.undiscardable:
         notes.append(f"The {engine.card_label(code)} may be discarded only as your last card.")
     if info.going_out_bonus:

@@ -44,7 +44,8 @@ class DealerDraw:
 def first_dealer_draw(rules: Rules, num_seats: int, seed: int | None = None) -> DealerDraw:
     """Each seat draws a card from a shuffled deck; lowest deals (ace low); ties draw again.
 
-    A joker drawn is put aside and the seat draws again in the same round.
+    A joker drawn is put aside and the seat draws again in the same round, except where the
+    preset counts a joker lowest (oklahoma-jokers).
     """
     rules.validate_players(num_seats)
     if seed is None:
@@ -55,16 +56,21 @@ def first_dealer_draw(rules: Rules, num_seats: int, seed: int | None = None) -> 
     random.Random(f"{seed}/first-dealer").shuffle(deck)
     drawing = list(range(num_seats))
     rounds: list[tuple[tuple[int, str], ...]] = []
+    joker_lowest = rules.spec.joker_lowest_in_draw
+
+    def rank(card: str) -> int:
+        return 0 if card == JOKER else RANK_INDEX[card[0]]
+
     while True:
         drawn: list[tuple[int, str]] = []
         for seat in drawing:
             card = deck.pop()
-            while card == JOKER:
+            while card == JOKER and not joker_lowest:
                 card = deck.pop()
             drawn.append((seat, card))
         rounds.append(tuple(drawn))
-        lowest = min(RANK_INDEX[card[0]] for _seat, card in drawn)
-        drawing = [seat for seat, card in drawn if RANK_INDEX[card[0]] == lowest]
+        lowest = min(rank(card) for _seat, card in drawn)
+        drawing = [seat for seat, card in drawn if rank(card) == lowest]
         if len(drawing) == 1:
             return DealerDraw(tuple(rounds), drawing[0], seed)
 

@@ -190,6 +190,8 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
             if card == JOKER:
                 continue
             for meld in state.melds:
+                if own_only and meld.owners[0] != seat:
+                    continue
                 index = joker_slot_for(meld, card, distinct)
                 if index is None:
                     continue

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from .cards import card_label
 from .events import Event
-from .melds import LayOffSpot, TableMeld, meld_exists_with
+from .melds import LayOffSpot, TableMeld, joker_slot_for, meld_exists_with
 from .rules import Rules
 from .state import HandState, Phase
 from .wilds import is_wild, mask, wild_melds
@@ -69,6 +69,15 @@ def pile_take_depths(state: HandState, seat: int) -> list[int]:
         return [0]
     rank = rules.wild_rank
     distinct = rules.group_suits_distinct
+    if (
+        may_lay_off
+        and rules.spec.joker_switching
+        and any(
+            meld.owners[0] == seat and joker_slot_for(meld, top, distinct) is not None
+            for meld in state.melds
+        )
+    ):
+        return [0]  # the top card takes a joker's place in one of the taker's melds
     others = list(hand)
     others.remove(top)
     wild_top = is_wild(top, rank, rules.wild_jokers)

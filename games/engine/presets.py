@@ -9,7 +9,7 @@ rules object do not have to change when it becomes playable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,7 @@ OKLAHOMA_VALUES = CardValues(
     special=(("QS", 50, 100), ("2C", 5, 20), ("2D", 5, 20), ("2H", 5, 20), ("2S", 5, 20)),
     wild_as=(("QS", 10),),
 )
+OKLAHOMA_JOKERS_VALUES = replace(OKLAHOMA_VALUES, joker_melded=100, joker_in_hand=200)
 FIVE_THOUSAND_VALUES = CardValues(PIP5_VALUES, 100, 100, 100, 100, 100, 100)
 
 
@@ -113,6 +114,10 @@ class PresetInfo:
     """Option defaults that differ from the option's own default."""
     fixed_options: tuple[tuple[str, str], ...] = ()
     """Options this preset's own rules settle: (name, why it cannot be changed)."""
+    jokers_option: bool = False
+    """The table's ``jokers`` option says how many jokers join the packs (oklahoma-jokers)."""
+    joker_lowest_in_draw: bool = False
+    """A joker drawn for first dealer counts lowest instead of being drawn again."""
 
 
 PLAYABLE = (
@@ -221,13 +226,15 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=4,
-        playable=False,
         two_packs_from=None,
         packs=2,
         jokers_per_pack=1,
         wild_rank="2",
         deal_default=13,
-        values=OKLAHOMA_VALUES,
+        values=OKLAHOMA_JOKERS_VALUES,
+        joker_switching=True,
+        jokers_option=True,
+        joker_lowest_in_draw=True,
         empty_stock="block",
         lay_off_on="own",
         upcard_offered=True,

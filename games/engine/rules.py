@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any
 
-from .cards import build_deck
+from .cards import JOKER, build_deck
 from .errors import RulesError
 from .presets import PIP5_CARD_VALUES, PLANNED_PRESETS, PRESETS, CardValues, PresetInfo
 
@@ -115,6 +115,14 @@ OPTIONS: dict[str, OptionInfo] = {
             "Cards 2 to 9 score 5, tens and pictures 10, jokers 15, a low ace 5.",
             "002",
         ),
+        OptionInfo(
+            "jokers",
+            "Oklahoma with jokers: how many jokers join the two packs.",
+            "int",
+            2,
+            (1, 4),
+            "000",
+        ),
     )
 }
 
@@ -137,6 +145,7 @@ class Rules:
     discards_displayed: bool = False
     group_suits_distinct: bool = True
     pip5_scoring: bool = False
+    jokers: int = 2
 
     def __post_init__(self) -> None:
         _check(self)
@@ -182,6 +191,8 @@ class Rules:
 
     def deck(self, num_seats: int) -> tuple[str, ...]:
         """The unshuffled deck for ``num_seats`` players."""
+        if self.spec.jokers_option:
+            return build_deck(self.packs(num_seats), 0) + (JOKER,) * self.jokers
         return build_deck(self.packs(num_seats), self.spec.jokers_per_pack)
 
     def validate_players(self, num_seats: int) -> None:
@@ -259,6 +270,8 @@ def _check(rules: Rules) -> None:
             if not low <= value <= high:
                 raise RulesError(f"Option {info.name} must be between {low} and {high}.")
     spec = PRESETS[rules.preset]
+    if not spec.jokers_option and rules.jokers != OPTIONS["jokers"].default:
+        raise RulesError("The jokers option is only for oklahoma-jokers.")
     for name, reason in spec.fixed_options:
         if getattr(rules, name) != OPTIONS[name].default_for(rules.preset):
             raise RulesError(reason)

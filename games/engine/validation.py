@@ -360,7 +360,7 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
     if rank is None:
         spots = layoff_spots(meld, card, rules.wild_jokers, rules.group_suits_distinct)
     else:
-        spots = card_spots(meld, card, rank, rules.group_suits_distinct)
+        spots = card_spots(meld, card, rank, rules.wild_jokers, rules.group_suits_distinct)
     reading = action.reading
     if reading is not None:
         if not is_reading(reading):
@@ -414,6 +414,10 @@ def _validate_switch(state: HandState, action: SwitchJoker) -> tuple[Action, Any
     card = action.card
     _holds(state.hands[seat], (card,))
     meld = _meld_by_id(state, action.meld)
+    if rules.spec.lay_off_on == "own" and meld.owners[0] != seat:
+        raise IllegalAction(
+            f"Only the player who melded a joker may take it back; meld {meld.id} is not yours."
+        )
     index = joker_slot_for(meld, card, rules.group_suits_distinct)
     if index is None:
         raise IllegalAction(

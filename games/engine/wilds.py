@@ -152,8 +152,12 @@ def wild_accepts(
     return accepts
 
 
-def card_spots(meld: TableMeld, card: str, rank: str | None, distinct: bool) -> list[LayOffSpot]:
-    """Every way ``card`` of the wild ``rank`` fits ``meld``: as itself first, then as a wild."""
+def card_spots(
+    meld: TableMeld, card: str, rank: str | None, wild_jokers: bool, distinct: bool
+) -> list[LayOffSpot]:
+    """Every way ``card`` fits ``meld``; a card of the wild ``rank`` as itself first, then wild."""
+    if card == JOKER:
+        return layoff_spots(meld, card, wild_jokers, distinct)
     natural = layoff_spots(meld, card, False, distinct)
     if rank is None or card == JOKER or card[0] != rank:
         return natural

@@ -1,4 +1,4 @@
-"""An Oklahoma table end to end: created, played to its end with bots through the move service,
+"""An Oklahoma table (with or without jokers) end to end: created, played to its end with bots through the move service,
 and shown with what the preset needs (the offered up-card, wild deuces, the bonuses)."""
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ def _play_to_the_end(table: Table, rng: random.Random, limit: int = 6000) -> Non
     raise AssertionError("the game did not end")
 
 
-def test_an_oklahoma_table_plays_a_whole_game_with_bots_through_the_service(alice):
-    table = start_table(alice, seats=3, preset="oklahoma", target=250)
+@pytest.mark.parametrize("preset", ["oklahoma", "oklahoma-jokers"])
+def test_an_oklahoma_table_plays_a_whole_game_with_bots_through_the_service(alice, preset):
+    table = start_table(alice, seats=3, preset=preset, target=250)
     state = selectors.load_snapshot(table.pk).state
     assert state.phase is engine.Phase.OFFER
     _play_to_the_end(table, random.Random(4))
@@ -127,3 +128,11 @@ def test_the_create_form_refuses_an_option_oklahoma_settles_with_its_reason():
     form = TableCreateForm(data=data)
     assert not form.is_valid()
     assert "ends with a discard" in str(form.errors)
+
+
+def test_the_oklahoma_jokers_table_explains_taking_jokers_back(alice):
+    table = start_table(alice, seats=2, preset="oklahoma-jokers", jokers=3)
+    snap = selectors.load_snapshot(table.pk)
+    assert snap.state.rules.jokers == 3 and len(snap.state.rules.deck(2)) == 107
+    notes = " ".join(presenters.table_context(snap, 0, alice)["preset_notes"])
+    assert "can be taken back" in notes and "scores 100" in notes and "costs 200" in notes

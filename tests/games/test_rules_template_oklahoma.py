@@ -15,3 +15,11 @@ def test_the_oklahoma_rules_template_renders_the_value_table_and_bonuses():
         assert f"<strong>{number}</strong>" in html or f"{number} more" in html
     assert "1000" in html and "−100" in html and "−20" in html
     assert "offered around the table" in html and "whole pile" in html
+
+
+def test_the_oklahoma_jokers_rules_template_states_the_joker_values():
+    html = render_to_string("games/rules/oklahoma-jokers.html", {})
+    values = engine.PRESETS["oklahoma-jokers"].values
+    assert f"<strong>{values.joker_melded}</strong>" in html
+    assert f"<strong>{values.joker_in_hand}</strong>" in html
+    assert "lowest card" in html and "take the joker" in html

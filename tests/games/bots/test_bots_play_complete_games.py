@@ -15,7 +15,14 @@ from games.bots.simulate import SimConfig, play_game
 HARD_PLAYOUTS = 8
 """The hard bot searches with a small budget here: the same code, a fraction of the time."""
 
-PRESET_SEATS = {"standard": 2, "jokers": 3, "classic": 3, "rummy-school": 4, "oklahoma": 3}
+PRESET_SEATS = {
+    "standard": 2,
+    "jokers": 3,
+    "classic": 3,
+    "rummy-school": 4,
+    "oklahoma": 3,
+    "oklahoma-jokers": 4,
+}
 OPTION_SETS = [
     (("rummy_call", True),),
     (("rummy_call", True), ("rummy_last_discard_only", True)),
@@ -79,12 +86,10 @@ def test_mixed_levels_finish_two_player_games_to_500():
         _assert_finished(play_game(config, index), 2)
 
 
-@pytest.mark.parametrize("seats", [2, 4])
-def test_mixed_levels_finish_oklahoma_games_to_1000(seats):
+@pytest.mark.parametrize(("preset", "seats"), [("oklahoma", 2), ("oklahoma-jokers", 4)])
+def test_mixed_levels_finish_oklahoma_games_to_1000(preset, seats):
     levels = ("easy", "medium", "hard", "medium")[:seats]
-    config = SimConfig(
-        preset="oklahoma", levels=levels, games=1, seed=9, hard_playouts=HARD_PLAYOUTS
-    )
+    config = SimConfig(preset=preset, levels=levels, games=1, seed=9, hard_playouts=HARD_PLAYOUTS)
     result = play_game(config, 0)
     _assert_finished(result, seats)
     assert max(result.totals) >= 1000 + 200  # the target, and the winner's game bonus
