@@ -1,5 +1,6 @@
-"""An Oklahoma table (with or without jokers) end to end: created, played to its end with bots through the move service,
-and shown with what the preset needs (the offered up-card, wild deuces, the bonuses)."""
+"""An Oklahoma table (with or without jokers) end to end: created, played to its end with bots
+through the move service, and shown with what the preset needs (the offered up-card, wild
+deuces, the bonuses)."""
 
 from __future__ import annotations
 
