@@ -206,7 +206,7 @@ def _play_points(seen: SeatView, action: Action) -> int:
     values = seen.rules.values
     if isinstance(action, Meld):
         rules = seen.rules
-        if rules.wild_rank is None:
+        if seen.wild is None:
             shape = resolve_meld(
                 action.cards, action.reading, rules.wild_jokers, rules.group_suits_distinct
             )
@@ -214,7 +214,7 @@ def _play_points(seen: SeatView, action: Action) -> int:
             shape = resolve_wild_meld(
                 action.cards,
                 action.reading,
-                rules.wild_rank,
+                seen.wild,
                 rules.wild_jokers,
                 rules.group_suits_distinct,
             )

@@ -71,6 +71,10 @@ class SeatView:
     duty: Duty | None
     locked: str | None
     known: tuple[tuple[str, ...], ...]
+    wild: str | None = None
+    """The rank whose cards are wild this hand (oklahoma's deuces, 5000's dealer rank)."""
+    fronts: tuple[str, ...] = ()
+    """Natural cards played in front of the seats (five-thousand)."""
 
     def next_seat(self) -> int:
         return (self.seat + 1) % self.num_seats
@@ -78,9 +82,9 @@ class SeatView:
     def accepts(self) -> dict[str, list[Any]]:
         """Card code -> the lay-off spots for it on the table now."""
         rules = self.rules
-        if rules.wild_rank is not None:
+        if self.wild is not None:
             return wild_accepts(
-                self.melds, rules.wild_rank, rules.wild_jokers, rules.group_suits_distinct
+                self.melds, self.wild, rules.wild_jokers, rules.group_suits_distinct
             )
         return _accepts_for(self.melds, rules.wild_jokers, rules.group_suits_distinct)
 
@@ -88,6 +92,7 @@ class SeatView:
         """Every card this seat can place: its hand, the table, the pile, others' known cards."""
         seen: Counter[str] = Counter(self.hand)
         seen.update(self.discard)
+        seen.update(self.fronts)
         for meld in self.melds:
             seen.update(meld.cards)
         for other, cards in enumerate(self.known):
@@ -161,13 +166,15 @@ def read_view(view: object) -> SeatView:
             to_act=tuple(view["to_act"]),
             hand=tuple(view["hand"]),
             hand_sizes=tuple(view["hand_sizes"]),
-            melds=melds_from_json(view["melds"], rules.wild_rank),
+            melds=melds_from_json(view["melds"], view.get("wild_rank")),
             discard=tuple(view["discard"]),
             stock_count=int(view["stock_count"]),
             totals=tuple(view["totals"]),
             duty=duty,
             locked=view.get("locked"),
             known=tuple(tuple(cards) for cards in view["public_cards"]["known"]),
+            wild=view.get("wild_rank"),
+            fronts=tuple(card for _seat, card, _meld in view.get("fronts", ())),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ViewError(f"This seat's view is malformed: {error}") from error

@@ -102,6 +102,16 @@ class DeclineDraw:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayNatural:
+    """Put ``card`` in front of you: the natural card a wild card in meld ``meld`` stands for
+    (five-thousand). It scores for you; the wild card stays where it is."""
+
+    seat: int
+    card: str
+    meld: int
+
+
+@dataclass(frozen=True, slots=True)
 class PassUpcard:
     """Decline the offered first up-card (oklahoma): the offer moves on to the left."""
 
@@ -128,6 +138,7 @@ Action: TypeAlias = (
     | DeclineDraw
     | Float
     | PassUpcard
+    | PlayNatural
 )
 
 ACTION_TYPES: dict[str, type[Any]] = {
@@ -143,6 +154,7 @@ ACTION_TYPES: dict[str, type[Any]] = {
     "decline_draw": DeclineDraw,
     "float": Float,
     "pass_upcard": PassUpcard,
+    "play_natural": PlayNatural,
 }
 TYPE_NAMES: dict[type[Any], str] = {cls: name for name, cls in ACTION_TYPES.items()}
 
@@ -160,6 +172,7 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "decline_draw": (frozenset(), frozenset()),
     "float": (frozenset(), frozenset()),
     "pass_upcard": (frozenset(), frozenset()),
+    "play_natural": (frozenset({"card", "meld"}), frozenset()),
 }
 
 
@@ -180,7 +193,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
         data["meld"] = action.meld
         if action.reading is not None:
             data["reading"] = action.reading
-    elif isinstance(action, SwitchJoker):
+    elif isinstance(action, SwitchJoker | PlayNatural):
         data["card"] = action.card
         data["meld"] = action.meld
     elif isinstance(action, Discard):
@@ -241,11 +254,13 @@ def action_from_json(data: object, seat: int) -> Action:
         if not isinstance(reading, list) or len(reading) != len(parsed):
             raise IllegalAction("'reading' must list one card for each card of the meld.")
         return Meld(seat, parsed, tuple(_reading_field(card) for card in reading))
-    if kind in ("lay_off", "switch_joker"):
+    if kind in ("lay_off", "switch_joker", "play_natural"):
         card = _card_field(data["card"])
         meld = _int_field(data, "meld", 1)
         if kind == "switch_joker":
             return SwitchJoker(seat, card, meld)
+        if kind == "play_natural":
+            return PlayNatural(seat, card, meld)
         reading = data.get("reading")
         return LayOff(seat, card, meld, None if reading is None else _reading_field(reading))
     if kind == "discard":
@@ -305,4 +320,9 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
         return f"{who} chose not to take from the pile, which ends the hand"
     if isinstance(action, PassUpcard):
         return f"{who} passed on the up-card"
+    if isinstance(action, PlayNatural):
+        return (
+            f"{who} put the {card_label(action.card)} down in front, for the wild card in meld "
+            f"{action.meld}"
+        )
     return f"{who} floats with an empty hand"

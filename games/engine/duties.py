@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 from .cards import JOKER, RANK_INDEX, SUIT_INDEX
+from .five_thousand import natural_melds
 from .melds import (
     MAX_RUN,
     POSITION_BITS,
@@ -23,6 +24,7 @@ from .melds import (
 from .oklahoma import pile_take_depths
 from .rules import Rules
 from .state import HandState, Obligation
+from .wilds import mask
 
 # Taking from the pile --------------------------------------------------------------------------
 
@@ -109,10 +111,16 @@ def take_depths(state: HandState, seat: int) -> list[int]:
             for depth in range(len(pile))
             if (depth == 0 and free_top) or _this_turn_take_ok(state, seat, depth)
         ]
-    wild = rules.wild_jokers
+    wild_rank = state.wild
+    wild = rules.wild_jokers or wild_rank is not None
     distinct = rules.group_suits_distinct
     must_discard = rules.must_discard_to_go_out
     accepts = {} if rules.deepest_card_new_meld else state.accepts()
+    if wild_rank is not None:  # cards of the wild rank count as jokers, looked up by their code
+        hand = mask(hand, wild_rank)
+        pile = mask(pile, wild_rank)
+    real = state.discard
+    naturals = rules.spec.naturals_in_front and not rules.deepest_card_new_meld and state.melds
     info = _CARD_INFO
     by_rank: dict[str, int] = {}
     by_suit: dict[str, int] = {}
@@ -132,7 +140,12 @@ def take_depths(state: HandState, seat: int) -> list[int]:
     for depth, card in enumerate(reversed(pile)):
         size += 1
         if card == JOKER:
-            if (depth == 0 and free_top) or card in accepts:
+            code = real[-1 - depth]
+            if (
+                (depth == 0 and free_top)
+                or code in accepts
+                or (naturals and natural_melds(state, code))
+            ):
                 depths.append(depth)
             elif (size > 3 or room) and wild:
                 above = pile[len(pile) - depth :]
@@ -144,7 +157,11 @@ def take_depths(state: HandState, seat: int) -> list[int]:
         rank, suit, suit_bit, position_bits, windows = info[card]
         counted = by_rank.get(rank, 0)
         present = by_suit.get(suit, 0)
-        if (depth == 0 and free_top) or card in accepts:
+        if (
+            (depth == 0 and free_top)
+            or card in accepts
+            or (naturals and natural_melds(state, card))
+        ):
             depths.append(depth)
         elif size > 3 or room:
             others = (counted & ~suit_bit).bit_count() if distinct else counted

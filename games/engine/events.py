@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import card_label, labels
+from .cards import RANK_LABELS, card_label, labels
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,14 @@ class Event:
         """The event as a sentence for the table's log."""
         who = _who(names, self.seat)
         kind = self.kind
+        if kind == "deal" and self.get("face_up"):
+            shown = ", ".join(card_label(card) for card in self.get("face_up"))
+            rank = self.get("wild_rank")
+            return (
+                f"{who} dealt; the face-up cards were {shown}, so every "
+                f"{RANK_LABELS.get(rank, rank)} is wild; the {card_label(self.get('upcard'))} "
+                "starts the pile"
+            )
         if kind == "deal":
             return (
                 f"{who} dealt {self.get('cards_each')} cards each; "
@@ -94,6 +102,11 @@ class Event:
             return f"{who} floats with an empty hand"
         if kind == "pass_upcard":
             return f"{who} passed on the up-card"
+        if kind == "play_natural":
+            return (
+                f"{who} put the {card_label(self.get('card'))} down in front, for the wild card "
+                f"in meld {self.get('meld')}"
+            )
         if kind == "hand_over":
             return _ending(self.get("reason"), who)
         return f"{kind} ({who})"
@@ -112,6 +125,8 @@ def _ending(reason: str, who: str) -> str:
         return f"{who} went out; the hand is over"
     if reason == "last_stock_card":
         return "The last card of the stock was drawn; the hand is over"
+    if reason == "stock_out":
+        return "The stock ran out; the hand is over and only melds count"
     if reason == "block":
         return f"{who} took the last stock card and did not go out: a block ends the hand"
     if reason == "declined":

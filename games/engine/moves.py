@@ -26,6 +26,7 @@ from .actions import (
     Float,
     PassClaim,
     PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
 )
@@ -33,6 +34,7 @@ from .cards import JOKER
 from .duties import take_depths
 from .errors import IllegalAction
 from .events import Event
+from .five_thousand import natural_melds
 from .melds import (
     enumerate_melds,
     joker_slot_for,
@@ -165,7 +167,7 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
             plans[discard_action(seat, card)] = None
         return plans
     simple = obligation is None and state.locked is None and not rules.must_discard_to_go_out
-    rank = rules.wild_rank
+    rank = state.wild
     shapes = (
         enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct)
         if rank is None
@@ -198,6 +200,11 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
                 slot = (meld.id, index)
                 if play_problem(state, seat, (card,), JOKER, "switch", slot) is None:
                     plans[cached(SwitchJoker, seat, card, meld.id)] = slot
+    if rules.spec.naturals_in_front and state.melds:
+        for card in distinct_cards:
+            for meld_id in natural_melds(state, card):
+                if play_problem(state, seat, (card,), None, "natural", meld_id) is None:
+                    plans[cached(PlayNatural, seat, card, meld_id)] = meld_id
     if obligation is None:
         locked = state.locked
         by_card = DISCARDS.get(seat) or {}

@@ -67,7 +67,7 @@ def pile_take_depths(state: HandState, seat: int) -> list[int]:
     may_lay_off = not rules.deepest_card_new_meld
     if may_lay_off and size - 1 >= keep and own_spots(state, seat, state.accepts().get(top, ())):
         return [0]
-    rank = rules.wild_rank
+    rank = state.wild
     distinct = rules.group_suits_distinct
     if (
         may_lay_off

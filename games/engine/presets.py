@@ -30,6 +30,10 @@ class CardValues:
     wild_as: tuple[tuple[str, int], ...] = ()
     """What a wild card (not a joker) standing for this card is worth melded (oklahoma: a
     deuce standing for the queen of spades scores 10, not the queen's 50)."""
+    wild_rank_value: int | None = None
+    """five-thousand: every card of the wild rank is worth this, melded or in hand..."""
+    wild_ace_value: int | None = None
+    """...and this when aces are the wild rank."""
 
 
 FACE_VALUES = (0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -51,7 +55,9 @@ OKLAHOMA_VALUES = CardValues(
     wild_as=(("QS", 10),),
 )
 OKLAHOMA_JOKERS_VALUES = replace(OKLAHOMA_VALUES, joker_melded=100, joker_in_hand=200)
-FIVE_THOUSAND_VALUES = CardValues(PIP5_VALUES, 100, 100, 100, 100, 100, 100)
+FIVE_THOUSAND_VALUES = CardValues(
+    PIP5_VALUES, 100, 100, 100, 100, 100, 100, wild_rank_value=100, wild_ace_value=200
+)
 
 
 OKLAHOMA_FIXED = (
@@ -118,6 +124,13 @@ class PresetInfo:
     """The table's ``jokers`` option says how many jokers join the packs (oklahoma-jokers)."""
     joker_lowest_in_draw: bool = False
     """A joker drawn for first dealer counts lowest instead of being drawn again."""
+    in_hand_to_winner: bool = False
+    """five-thousand: cards left in hand cost their holders nothing; whoever goes out scores
+    them instead."""
+    rummy_call_needs_meld: bool = False
+    """five-thousand: only a player with a meld of their own on the table may call Rummy."""
+    naturals_in_front: bool = False
+    """five-thousand: the natural card a melded wild card stands for may be played in front."""
 
 
 PLAYABLE = (
@@ -264,11 +277,29 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=8,
-        playable=False,
         wild_rank="dealer",
         deal_face_up_count=True,
         values=FIVE_THOUSAND_VALUES,
-        defaults=(("target", 5000), ("floating", True)),
+        empty_stock="end_when_empty",
+        in_hand_to_winner=True,
+        rummy_call_needs_meld=True,
+        naturals_in_front=True,
+        defaults=(
+            ("target", 5000),
+            ("floating", True),
+            ("rummy_call", True),
+            ("rummy_last_discard_only", True),
+        ),
+        fixed_options=(
+            ("floating", "In 5000 a player who melds every card floats: floating stays on."),
+            ("stock_refill", "In 5000 the hand ends when the stock runs out; it is not refilled."),
+            ("pip5_scoring", "5000 has its own card values; pip5_scoring cannot change them."),
+            ("rummy_call", "5000 has its own Rummy call (after a meld of your own)."),
+            (
+                "rummy_last_discard_only",
+                "In 5000 Rummy is called only on the latest discard, to lay it off.",
+            ),
+        ),
     ),
     PresetInfo(
         name="throw-down",

@@ -32,6 +32,7 @@ from .actions import (
     Meld,
     PassClaim,
     PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
     action_from_json,
@@ -43,7 +44,7 @@ from .events import Event
 from .moves import apply
 from .rules import Rules
 from .state import _FIELDS as STATE_FIELDS
-from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, new_hand
+from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, new_hand, wild_rank_for
 from .views import melds_from_json
 
 FORMAT = 1
@@ -51,6 +52,8 @@ ENGINE = "rummy500"
 
 # Every stored key: the envelope plus each field of a HandState, so the two cannot drift apart.
 _KEYS = frozenset({"format", "engine", *STATE_FIELDS})
+_OPTIONAL_KEYS = frozenset({"fronts"})
+"""Keys added within format 1 (see the module docstring): absent in older documents."""
 
 
 def state_to_json(state: HandState) -> dict[str, Any]:
@@ -72,6 +75,7 @@ def state_to_json(state: HandState) -> dict[str, Any]:
         "stock": list(state.stock),
         "discard": list(state.discard),
         "melds": [meld.to_json() for meld in state.melds],
+        "fronts": [list(front) for front in state.fronts],
         "obligation": None if state.obligation is None else state.obligation.to_json(),
         "locked": state.locked,
         "claim": None if state.claim is None else state.claim.to_json(),
@@ -137,7 +141,7 @@ def state_from_json(data: Any, *, verify: bool = False) -> HandState:
     if data.get("engine") != ENGINE:
         raise FormatError(f"This hand was not stored by the {ENGINE} engine.")
     unknown = set(data) - _KEYS
-    missing = _KEYS - set(data)
+    missing = _KEYS - _OPTIONAL_KEYS - set(data)
     if unknown:
         raise FormatError(f"Unknown keys in a format-1 hand: {', '.join(sorted(unknown))}.")
     if missing:
@@ -189,7 +193,14 @@ def _build(data: dict[str, Any]) -> HandState:
     state.discard = _cards(data["discard"], "discard")
     if not isinstance(data["melds"], list):
         raise FormatError("'melds' must be a list.")
-    state.melds = melds_from_json(data["melds"], rules.wild_rank)
+    if not isinstance(data["history"], list) or not all(
+        isinstance(item, dict) and isinstance(item.get("kind"), str) for item in data["history"]
+    ):
+        raise FormatError("'history' must be a list of events.")
+    history = tuple(Event.from_json(item) for item in data["history"])
+    state.wild = wild_rank_for(rules, history)
+    state.melds = melds_from_json(data["melds"], state.wild)
+    state.fronts = _fronts(data.get("fronts", []), num_seats, len(state.melds))
     state.obligation = _obligation(data["obligation"], num_seats)
     locked = data["locked"]
     if locked is not None and not is_card(locked):
@@ -205,11 +216,7 @@ def _build(data: dict[str, Any]) -> HandState:
     state.refills = _int(data["refills"], "refills", 0)
     state.melded_at_refill = _int(data["melded_at_refill"], "melded_at_refill", 0)
     state.last_stock_drawn = _bool(data["last_stock_drawn"], "last_stock_drawn")
-    if not isinstance(data["history"], list) or not all(
-        isinstance(item, dict) and isinstance(item.get("kind"), str) for item in data["history"]
-    ):
-        raise FormatError("'history' must be a list of events.")
-    state.history = tuple(Event.from_json(item) for item in data["history"])
+    state.history = history
     if not isinstance(data["actions"], list):
         raise FormatError("'actions' must be a list of moves.")
     state.actions = tuple(_stored_action(item, num_seats) for item in data["actions"])
@@ -223,6 +230,19 @@ def _build(data: dict[str, Any]) -> HandState:
     state._plans = None
     _check_consistency(state)
     return state
+
+
+def _fronts(data: Any, num_seats: int, melds: int) -> tuple[tuple[int, str, int], ...]:
+    if not isinstance(data, list):
+        raise FormatError("'fronts' must be a list of [seat, card, meld].")
+    fronts = []
+    for item in data:
+        if not isinstance(item, list) or len(item) != 3 or not is_card(item[1]):
+            raise FormatError("'fronts' must be a list of [seat, card, meld].")
+        fronts.append((_seat(item[0], "fronts", num_seats), item[1], _int(item[2], "fronts", 1)))
+        if item[2] > melds:
+            raise FormatError("'fronts' names a meld that is not on the table.")
+    return tuple(fronts)
 
 
 def _obligation(data: Any, num_seats: int) -> Obligation | None:
@@ -275,6 +295,7 @@ def _check_consistency(state: HandState) -> None:
     counted.update(state.discard)
     for hand in state.hands:
         counted.update(hand)
+    counted.update(card for _seat, card, _meld in state.fronts)
     for meld in state.melds:
         counted.update(meld.cards)
         if meld.kind == "group" and rules.group_suits_distinct:
@@ -354,6 +375,8 @@ def _move_text(action: Action) -> str:
         return f"{seat} decline"
     if isinstance(action, PassUpcard):
         return f"{seat} pass-upcard"
+    if isinstance(action, PlayNatural):
+        return f"{seat} natural {action.card} {action.meld}"
     return f"{seat} float"
 
 
@@ -434,6 +457,8 @@ def parse_move(text: str) -> Action:
             return Float(seat)
         if verb == "pass-upcard" and not args:
             return PassUpcard(seat)
+        if verb == "natural" and len(args) == 2:
+            return PlayNatural(seat, args[0], int(args[1]))
     except ValueError as error:
         raise FormatError(f"Cannot read the move {text!r}: {error}.") from error
     raise FormatError(f"Cannot read the move {text!r}.")

@@ -122,10 +122,24 @@ def _natural_value(values: CardValues, code: str) -> int | None:
     return None
 
 
-def melded_line(values: CardValues, meld: TableMeld, index: int) -> ScoreLine:
+def _wild_value(values: CardValues, card: str, wild: str | None) -> int | None:
+    """five-thousand: a card of the wild rank has one value wherever it is."""
+    if wild is None or values.wild_rank_value is None or card == JOKER or card[0] != wild:
+        return None
+    if wild == "A" and values.wild_ace_value is not None:
+        return values.wild_ace_value
+    return values.wild_rank_value
+
+
+def melded_line(
+    values: CardValues, meld: TableMeld, index: int, wild: str | None = None
+) -> ScoreLine:
     """What the card at ``index`` of ``meld`` is worth to its owner, and why."""
     card = meld.cards[index]
     read = meld.reading[index]
+    fixed = _wild_value(values, card, wild)
+    if fixed is not None:
+        return ScoreLine(card, fixed, f"wild card as {card_label(read)}")
     if card == JOKER and values.joker_melded is not None:
         return ScoreLine(card, values.joker_melded, f"joker as {card_label(read)}")
     prefix = "joker as " if card == JOKER else ""
@@ -148,9 +162,12 @@ def melded_line(values: CardValues, meld: TableMeld, index: int) -> ScoreLine:
     return ScoreLine(card, points, f"{prefix}{card_label(read)} {kind}")
 
 
-def in_hand_line(values: CardValues, card: str) -> ScoreLine:
+def in_hand_line(values: CardValues, card: str, wild: str | None = None) -> ScoreLine:
     """What a card left in hand costs (a negative line)."""
-    if card == JOKER:
+    fixed = _wild_value(values, card, wild)
+    if fixed is not None:
+        points = fixed
+    elif card == JOKER:
         points = values.joker_in_hand
     elif card[0] == "A":
         points = values.ace_in_hand
@@ -169,21 +186,42 @@ def hand_result(state: HandState) -> HandResult:
     """
     rules = state.rules
     values = rules.values
+    wild = state.wild
     melded_lines: list[list[ScoreLine]] = [[] for _ in range(state.num_seats)]
     for meld in state.melds:
         for index, owner in enumerate(meld.owners):
-            melded_lines[owner].append(melded_line(values, meld, index))
+            melded_lines[owner].append(melded_line(values, meld, index, wild))
+    for owner, card, meld_id in state.fronts:
+        natural = -in_hand_line(values, card, wild).points
+        melded_lines[owner].append(
+            ScoreLine(card, natural, f"in front, for the wild card in meld {meld_id}")
+        )
     seats = []
     end = state.end
     out = end.seat if end is not None and end.reason == "went_out" else None
+    to_winner = rules.spec.in_hand_to_winner
     for seat in range(state.num_seats):
         lines = list(melded_lines[seat])
-        lines.extend(in_hand_line(values, card) for card in state.hands[seat])
+        if to_winner:  # five-thousand: whoever goes out scores the cards left in the hands
+            lines.extend(
+                ScoreLine(card, 0, "left in hand (scores for whoever goes out)")
+                for card in state.hands[seat]
+            )
+        else:
+            lines.extend(in_hand_line(values, card, wild) for card in state.hands[seat])
         melded = sum(line.points for line in lines if line.points > 0)
         in_hand = -sum(line.points for line in lines if line.points < 0)
         bonus, excluded, why = 0, 0, ""
         if seat == out and rules.spec.going_out_bonus:
             bonus, excluded, why = going_out_bonus(state, seat)
+        if seat == out and to_winner:
+            bonus = sum(
+                -in_hand_line(values, card, wild).points
+                for other, hand in enumerate(state.hands)
+                if other != seat
+                for card in hand
+            )
+            why = "the cards left in the other hands"
         score = melded - in_hand + bonus
         on_board = state.on_board[seat] or score >= 30
         counted = score if (not rules.thirty_point_rule or on_board) else 0

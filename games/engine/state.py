@@ -104,6 +104,7 @@ _FIELDS = (
     "stock",
     "discard",
     "melds",
+    "fronts",
     "obligation",
     "locked",
     "claim",
@@ -128,7 +129,9 @@ class HandState:
     ``phase``; ``to_act`` (the seat to move, the seats that may call Rummy, or empty);
     ``current`` (whose turn it is; during a claim window the discarder); ``hands``; ``stock``
     (top card first); ``discard`` (bottom to top); ``melds`` (``TableMeld``, id = index + 1);
-    ``obligation``; ``locked`` (a lone top card taken this turn, which may not be discarded);
+    ``fronts`` (five-thousand: (seat, card, meld id) for each natural card played in front
+    of a seat for a wild card in that meld); ``obligation``; ``locked`` (a lone top card taken
+    this turn, which may not be discarded);
     ``claim`` (the open claim window); ``resume`` (who moves after an out-of-turn Rummy turn);
     ``displayed`` (per seat, cards on show under discards_displayed); ``floating_turn`` (the
     mover began this turn with an empty hand); ``refills`` and ``melded_at_refill`` (for
@@ -136,7 +139,7 @@ class HandState:
     ``history`` (public events); ``actions`` (every move applied); ``end`` (why it ended).
     """
 
-    __slots__ = (*_FIELDS, "_accepts", "_plans")
+    __slots__ = (*_FIELDS, "wild", "_accepts", "_plans")
 
     rules: Rules
     num_seats: int
@@ -152,6 +155,7 @@ class HandState:
     stock: tuple[str, ...]
     discard: tuple[str, ...]
     melds: tuple[TableMeld, ...]
+    fronts: tuple[tuple[int, str, int], ...]
     obligation: Obligation | None
     locked: str | None
     claim: ClaimWindow | None
@@ -164,6 +168,8 @@ class HandState:
     history: tuple[Event, ...]
     actions: tuple[Action, ...]
     end: HandEnd | None
+    wild: str | None
+    """The rank whose cards are wild this hand (derived from the rules and the deal)."""
     _accepts: dict[str, list[LayOffSpot]] | None
     _plans: dict[int, dict[Any, Any]] | None
 
@@ -184,6 +190,7 @@ class HandState:
         new.stock = self.stock
         new.discard = self.discard
         new.melds = self.melds
+        new.fronts = self.fronts
         new.obligation = self.obligation
         new.locked = self.locked
         new.claim = self.claim
@@ -196,6 +203,7 @@ class HandState:
         new.history = self.history
         new.actions = self.actions
         new.end = self.end
+        new.wild = self.wild
         new._accepts = self._accepts
         new._plans = None
         return new
@@ -205,11 +213,11 @@ class HandState:
         accepts = self._accepts
         if accepts is None:
             rules = self.rules
-            if rules.wild_rank is None:
+            if self.wild is None:
                 accepts = table_accepts(self.melds, rules.wild_jokers, rules.group_suits_distinct)
             else:
                 accepts = wild_accepts(
-                    self.melds, rules.wild_rank, rules.wild_jokers, rules.group_suits_distinct
+                    self.melds, self.wild, rules.wild_jokers, rules.group_suits_distinct
                 )
             self._accepts = accepts
         return accepts
@@ -267,6 +275,25 @@ def _check_setup(
     return totals, on_board
 
 
+FACE_UP_COUNTS = {"A": 11, "T": 10, "J": 10, "Q": 10, "K": 10} | {str(n): n for n in range(2, 10)}
+"""five-thousand: how many more cards the face-up first card of a deal brings."""
+
+
+def face_up_count(card: str) -> int:
+    """How many cards follow the face-up ``card`` (2-9: that many, 10-K: 10, ace: 11)."""
+    return FACE_UP_COUNTS[card[0]]
+
+
+def wild_rank_for(rules: Rules, history: Sequence[Event]) -> str | None:
+    """The wild rank of a hand: the preset's, or (five-thousand) the dealer's face-up rank."""
+    if rules.spec.wild_rank == "dealer":
+        if history and history[0].kind == "deal":
+            rank = history[0].get("wild_rank")
+            return rank if isinstance(rank, str) else None
+        return None
+    return rules.wild_rank
+
+
 def shuffled_deck(rules: Rules, num_seats: int, seed: int) -> list[str]:
     """The deck for a hand, shuffled by a generator seeded with the hand's own seed."""
     deck = list(rules.deck(num_seats))
@@ -310,10 +337,23 @@ def new_hand(
     size = rules.deal_size(num_seats)
     hands: list[list[str]] = [[] for _ in range(num_seats)]
     position = 0
-    for _ in range(size):
+    details: tuple[tuple[str, Any], ...] = ()
+    if rules.spec.deal_face_up_count:
+        by_seat = [""] * num_seats
         for offset in range(1, num_seats + 1):
-            hands[(dealer + offset) % num_seats].append(order[position])
-            position += 1
+            receiver = (dealer + offset) % num_seats
+            shown = order[position]
+            count = 1 + face_up_count(shown)
+            hands[receiver] = list(order[position : position + count])
+            position += count
+            by_seat[receiver] = shown
+        details = (("face_up", tuple(by_seat)), ("wild_rank", by_seat[dealer][0]))
+        size = 0
+    else:
+        for _ in range(size):
+            for offset in range(1, num_seats + 1):
+                hands[(dealer + offset) % num_seats].append(order[position])
+                position += 1
     upcard = order[position]
     first = (dealer + 1) % num_seats
     state = object.__new__(HandState)
@@ -331,6 +371,7 @@ def new_hand(
     state.stock = tuple(order[position + 1 :])
     state.discard = (upcard,)
     state.melds = ()
+    state.fronts = ()
     state.obligation = None
     state.locked = None
     state.claim = None
@@ -341,10 +382,15 @@ def new_hand(
     state.melded_at_refill = 0
     state.last_stock_drawn = False
     state.history = (
-        Event("deal", dealer, (("cards_each", size), ("upcard", upcard), ("first", first))),
+        Event(
+            "deal",
+            dealer,
+            (("cards_each", size), ("upcard", upcard), ("first", first), *details),
+        ),
     )
     state.actions = ()
     state.end = None
+    state.wild = wild_rank_for(rules, state.history)
     state._accepts = None
     state._plans = None
     return state
@@ -368,8 +414,11 @@ def stack_deck(
     remaining = Counter(rules.deck(num_seats))
     wanted: list[str] = []
     hands = hands or {}
+    face_up = rules.spec.deal_face_up_count
     for seat, cards in hands.items():
-        if len(cards) > size:
+        if face_up and (not cards or len(cards) != 1 + face_up_count(cards[0])):
+            raise RulesError(f"Seat {seat}'s hand must be its face-up card and what it brings.")
+        if not face_up and len(cards) > size:
             raise RulesError(f"Seat {seat} can be dealt at most {size} cards.")
         wanted.extend(cards)
     if upcard is not None:
@@ -381,12 +430,25 @@ def stack_deck(
             raise RulesError(f"The deck does not hold {count} x {card_label(card)}.")
     remaining.subtract(need)
     filler = iter(sort_cards(remaining.elements()))
+    if face_up:
+        order: list[str] = []
+        for offset in range(1, num_seats + 1):
+            seat = (dealer + offset) % num_seats
+            if seat in hands:
+                order.extend(hands[seat])
+            else:
+                first = next(filler)
+                order.extend([first, *(next(filler) for _ in range(face_up_count(first)))])
+        order.append(upcard if upcard is not None else next(filler))
+        order.extend(stock)
+        order.extend(filler)
+        return tuple(order)
     seat_cards = {
         seat: list(hands.get(seat, ()))
         + [next(filler) for _ in range(size - len(hands.get(seat, ())))]
         for seat in range(num_seats)
     }
-    order: list[str] = []
+    order = []
     for index in range(size):
         for offset in range(1, num_seats + 1):
             order.append(seat_cards[(dealer + offset) % num_seats][index])

@@ -21,12 +21,14 @@ from .actions import (
     Meld,
     PassClaim,
     PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
 )
 from .cards import JOKER
 from .duties import claimable_depths, take_depths
 from .events import Event
+from .five_thousand import has_melded
 from .melds import (
     LayOffSpot,
     MeldShape,
@@ -97,6 +99,8 @@ def begin_turn(new: HandState, seat: int, events: list[Event]) -> HandState:
     rules = new.rules
     if rules.spec.empty_stock == "end_after_last_draw":  # pragma: no cover - ends after the draw
         return end_hand(new, "last_stock_card", -1, events)
+    if rules.spec.empty_stock == "end_when_empty":
+        return end_hand(new, "stock_out", -1, events)
     if rules.stock_refill and len(new.discard) >= 2:
         on_table = new.cards_on_table()
         if new.refills == 0 or on_table > new.melded_at_refill:
@@ -280,11 +284,14 @@ def _exec_discard(state: HandState, action: Any, plan: Any, events: list[Event])
     next_seat = _next_seat(state)
     if rules.rummy_call:
         depths = claimable_depths(new)
-        if depths:
-            n = state.num_seats
+        n = state.num_seats
+        callers = tuple((seat + offset) % n for offset in range(1, n))
+        if rules.spec.rummy_call_needs_meld:
+            callers = tuple(other for other in callers if has_melded(new, other))
+        if depths and callers:
             new.phase = Phase.CLAIM
             new.claim = ClaimWindow(seat, depths, next_seat)
-            new.to_act = tuple((seat + offset) % n for offset in range(1, n))
+            new.to_act = callers
             new.obligation = None
             new.resume = None
             events.append(Event("claim_window", seat, (("depths", depths),)))
@@ -324,6 +331,16 @@ def _exec_float(state: HandState, action: Any, plan: Any, events: list[Event]) -
     return begin_turn(new, _next_seat(state), events)
 
 
+def _exec_natural(state: HandState, action: Any, plan: Any, events: list[Event]) -> HandState:
+    seat = action.seat
+    card = action.card
+    new = state.copy()
+    new.hands = _with_hand(state.hands, seat, without(state.hands[seat], (card,)))
+    new.fronts = (*state.fronts, (seat, card, action.meld))
+    events.append(Event("play_natural", seat, (("card", card), ("meld", action.meld))))
+    return _after_play(state, new, seat, (card,), "natural", events)
+
+
 def _exec_pass_upcard(state: HandState, action: Any, plan: Any, events: list[Event]) -> HandState:
     new = state.copy()
     if pass_offer(new, action.seat, events):
@@ -344,4 +361,5 @@ EXECUTORS: dict[type[Any], Any] = {
     DeclineDraw: _exec_decline,
     Float: _exec_float,
     PassUpcard: _exec_pass_upcard,
+    PlayNatural: _exec_natural,
 }

@@ -25,12 +25,14 @@ from .actions import (
     Meld,
     PassClaim,
     PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
 )
 from .cards import JOKER, card_label, is_card, is_reading, labels
 from .duties import duty_possible, take_depths
 from .errors import IllegalAction
+from .five_thousand import has_melded, natural_melds, natural_refusal
 from .melds import (
     LayOffSpot,
     TableMeld,
@@ -78,6 +80,8 @@ def _melds_after(
         index = spot.meld - 1
         extended = extend_meld(melds[index], used[0], spot, seat)
         return (*melds[:index], extended, *melds[index + 1 :])
+    if kind == "natural":
+        return melds
     meld_id, slot = detail
     index = meld_id - 1
     switched = switch_joker_in(melds[index], slot, used[0], seat)
@@ -211,6 +215,8 @@ def _validate_claim(state: HandState, action: Action) -> tuple[Action, Any]:
         raise IllegalAction("Rummy can only be called right after a discard.")
     if seat == claim.discarder:
         raise IllegalAction("You cannot call Rummy on your own discard.")
+    if state.rules.spec.rummy_call_needs_meld and not has_melded(state, seat):
+        raise IllegalAction("You may call Rummy only once you have a meld of your own down.")
     if seat not in state.to_act:
         raise IllegalAction("You have already passed on this discard.")
     if isinstance(action, PassClaim):
@@ -301,6 +307,8 @@ def _validate_play(state: HandState, action: Action) -> tuple[Action, Any]:
         return _validate_layoff(state, action)
     if isinstance(action, SwitchJoker):
         return _validate_switch(state, action)
+    if isinstance(action, PlayNatural):
+        return _validate_natural(state, action)
     assert isinstance(action, Discard)
     card = action.card
     _holds(hand, (card,))
@@ -335,11 +343,11 @@ def _validate_meld(state: HandState, action: Meld) -> tuple[Action, Any]:
         if JOKER not in cards and reading == cards:
             reading = None
     rules = state.rules
-    if rules.wild_rank is None:
+    if state.wild is None:
         shape = resolve_meld(cards, reading, rules.wild_jokers, rules.group_suits_distinct)
     else:
         shape = resolve_wild_meld(
-            cards, reading, rules.wild_rank, rules.wild_jokers, rules.group_suits_distinct
+            cards, reading, state.wild, rules.wild_jokers, rules.group_suits_distinct
         )
     problem = play_problem(state, seat, shape.cards, None, "meld", shape)
     if problem:
@@ -353,7 +361,7 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
     _holds(state.hands[seat], (card,))
     meld = _meld_by_id(state, action.meld)
     rules = state.rules
-    rank = rules.wild_rank
+    rank = state.wild
     wild = card == JOKER or (rank is not None and card[0] == rank)
     if rules.spec.lay_off_on == "own" and meld.owners[0] != seat:
         raise IllegalAction(not_your_meld(state, meld))
@@ -405,7 +413,7 @@ def _validate_switch(state: HandState, action: SwitchJoker) -> tuple[Action, Any
     seat = action.seat
     rules = state.rules
     if not rules.spec.joker_switching:
-        if rules.wild_rank is not None:
+        if state.wild is not None:
             raise IllegalAction(
                 "A wild card keeps the meaning declared when it was melded: it cannot be "
                 "changed or replaced by the natural card."
@@ -429,6 +437,21 @@ def _validate_switch(state: HandState, action: SwitchJoker) -> tuple[Action, Any
     if problem:
         raise IllegalAction(problem)
     return cached(SwitchJoker, seat, card, meld.id), slot
+
+
+def _validate_natural(state: HandState, action: PlayNatural) -> tuple[Action, Any]:
+    seat = action.seat
+    if not state.rules.spec.naturals_in_front:
+        raise IllegalAction("Natural cards are not played in front in this game.")
+    card = action.card
+    _holds(state.hands[seat], (card,))
+    meld = _meld_by_id(state, action.meld)
+    if meld.id not in natural_melds(state, card):
+        raise IllegalAction(natural_refusal(state, card, meld))
+    problem = play_problem(state, seat, (card,), None, "natural", meld.id)
+    if problem:
+        raise IllegalAction(problem)
+    return cached(PlayNatural, seat, card, meld.id), meld.id
 
 
 def _meld_by_id(state: HandState, meld_id: object) -> TableMeld:

@@ -28,6 +28,7 @@ from .actions import (
     Meld,
     PassClaim,
     PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
 )
@@ -37,7 +38,7 @@ from .events import Event
 from .melds import TableMeld, meld_from_parts
 from .rules import Rules
 from .scoring import hand_result
-from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase
+from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, wild_rank_for
 
 VIEW_FORMAT = 1
 
@@ -52,11 +53,14 @@ def known_holdings(history: Iterable[Event], num_seats: int) -> list[list[str]]:
     for event in history:
         kind = event.kind
         seat = event.seat
-        if kind in ("take_discard", "claim_rummy"):
+        if kind == "deal" and event.get("face_up"):
+            for other, card in enumerate(event.get("face_up")):
+                known[other].append(card)
+        elif kind in ("take_discard", "claim_rummy"):
             known[seat].extend(event.get("cards"))
         elif kind == "meld":
             _forget(known[seat], event.get("cards"))
-        elif kind in ("lay_off", "discard"):
+        elif kind in ("lay_off", "discard", "play_natural"):
             _forget(known[seat], (event.get("card"),))
         elif kind == "switch_joker":
             _forget(known[seat], (event.get("card"),))
@@ -89,6 +93,8 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
         "current": state.current,
         "hand_sizes": [len(hand) for hand in state.hands],
         "melds": [meld.to_json() for meld in state.melds],
+        "fronts": [list(front) for front in state.fronts],
+        "wild_rank": state.wild,
         "discard": list(state.discard),
         "stock_count": len(state.stock),
         "totals": list(state.totals),
@@ -163,6 +169,8 @@ def _action_of(event: Event) -> Action | None:
         return Float(seat)
     if kind == "pass_upcard":
         return PassUpcard(seat)
+    if kind == "play_natural":
+        return PlayNatural(seat, event.get("card"), event.get("meld"))
     return None
 
 
@@ -218,8 +226,10 @@ def _deal_from_view(
     num_seats = int(seen["num_seats"])
     seat = seen["seat"]
     sizes = [int(size) for size in seen["hand_sizes"]]
-    melds = melds_from_json(seen["melds"], rules.wild_rank)
     history = tuple(Event.from_json(item) for item in seen["history"])
+    wild = wild_rank_for(rules, history)
+    melds = melds_from_json(seen["melds"], wild)
+    fronts = tuple((int(s), str(c), int(m)) for s, c, m in seen.get("fronts", ()))
     known = known_holdings(history, num_seats)
     discard = tuple(seen["discard"])
     deck = Counter(rules.deck(num_seats))
@@ -230,6 +240,7 @@ def _deal_from_view(
     elif seat is not None:
         hands[seat] = list(seen["hand"])
     visible: Counter[str] = Counter(discard)
+    visible.update(card for _seat, card, _meld in fronts)
     for meld in melds:
         visible.update(meld.cards)
     for other, hand in enumerate(hands):
@@ -290,6 +301,8 @@ def _deal_from_view(
     state.stock = tuple(pool)
     state.discard = discard
     state.melds = melds
+    state.fronts = fronts
+    state.wild = wild
     duty = seen["obligation"]
     state.obligation = None if duty is None else Obligation(**duty)
     state.locked = seen["locked"]

@@ -51,6 +51,7 @@ def arrange(
     filler: int | None = None,
     exact_stock: bool = False,
     extra: dict[str, Any] | None = None,
+    wild_rank: str | None = None,
     **options: Any,
 ) -> HandState:
     """A state with these hands, melds (owner, cards[, reading]), pile (bottom first) and stock.
@@ -59,6 +60,7 @@ def arrange(
     the deck; ``stock`` lists the top of the stock (the rest follows in a fixed order). With
     ``exact_stock`` (or ``stock=""``) the stock is exactly ``stock`` and the leftover cards go
     to the bottom of the pile. ``extra`` overrides stored fields (e.g. refill counters).
+    ``wild_rank``: five-thousand's wild rank for the hand (the dealer's face-up rank).
     """
     rules = make_rules(preset, **options)
     dealer = (to_move - 1) % num_seats if dealer is None else dealer
@@ -68,11 +70,17 @@ def arrange(
     wanted: Counter[str] = Counter()
     for text in hands.values():
         wanted.update(cards(text))
+    deal_event = dict(data["history"][0])
+    if rules.spec.deal_face_up_count:
+        deal_event.pop("face_up", None)
+        if wild_rank is not None:
+            deal_event["wild_rank"] = wild_rank
+    wild = deal_event.get("wild_rank") if rules.spec.wild_rank == "dealer" else rules.wild_rank
     meld_items = []
     for number, spec in enumerate(melds, start=1):
         owner, meld_text = spec[0], spec[1]
         reading = tuple(cards(spec[2])) if len(spec) == 3 else None  # type: ignore[misc]
-        if rules.wild_rank is None:
+        if wild is None:
             shape = resolve_meld(
                 tuple(cards(meld_text)), reading, rules.wild_jokers, rules.group_suits_distinct
             )
@@ -80,7 +88,7 @@ def arrange(
             shape = resolve_wild_meld(
                 tuple(cards(meld_text)),
                 reading,
-                rules.wild_rank,
+                wild,
                 rules.wild_jokers,
                 rules.group_suits_distinct,
             )
@@ -123,7 +131,7 @@ def arrange(
         phase=phase,
         to_act=[to_move],
         current=to_move,
-        history=data["history"][:1],
+        history=[deal_event],
         actions=[],
     )
     data.update(extra or {})
@@ -182,6 +190,7 @@ def all_cards(state: HandState) -> Counter[str]:
         counted.update(hand)
     for meld in state.melds:
         counted.update(meld.cards)
+    counted.update(card for _seat, card, _meld in state.fronts)
     return counted
 
 

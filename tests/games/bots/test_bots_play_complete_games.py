@@ -22,6 +22,7 @@ PRESET_SEATS = {
     "rummy-school": 4,
     "oklahoma": 3,
     "oklahoma-jokers": 4,
+    "five-thousand": 5,
 }
 OPTION_SETS = [
     (("rummy_call", True),),
@@ -93,3 +94,16 @@ def test_mixed_levels_finish_oklahoma_games_to_1000(preset, seats):
     result = play_game(config, 0)
     _assert_finished(result, seats)
     assert max(result.totals) >= 1000 + 200  # the target, and the winner's game bonus
+
+
+def test_mixed_levels_finish_a_five_thousand_game_of_eight():
+    levels = ("easy", "medium", "hard", "medium", "easy", "medium", "easy", "hard")
+    config = SimConfig(
+        preset="five-thousand",
+        options=(("target", 2000),),
+        levels=levels,
+        games=1,
+        seed=4,
+        hard_playouts=HARD_PLAYOUTS,
+    )
+    _assert_finished(play_game(config, 0), 8)
