@@ -162,6 +162,7 @@ def players(
     out = []
     to_act = set(view["to_act"]) if view else set()
     known = view["public_cards"]["known"] if view else []
+    fronts = view.get("fronts", []) if view else []
     for info in seats:
         index = info["index"]
         row = {
@@ -173,6 +174,7 @@ def players(
             "is_dealer": bool(view) and view["dealer"] == index,
             "to_act": index in to_act,
             "known": [card(code) for code in known[index]] if known and index != my_seat else [],
+            "fronts": [card(code) for seat, code, _meld in fronts if seat == index],
         }
         out.append(row)
     return out
@@ -309,7 +311,14 @@ def action_log(view: dict[str, Any], names: Sequence[str], limit: int = LOG_LINE
 
 # --- the controls ------------------------------------------------------------------------
 
-_EXTRA_ACTIONS = ("pass_claim", "decline_draw", "float", "switch_joker", "pass_upcard")
+_EXTRA_ACTIONS = (
+    "pass_claim",
+    "decline_draw",
+    "float",
+    "switch_joker",
+    "pass_upcard",
+    "play_natural",
+)
 
 
 def controls(legal: Sequence[dict[str, Any]], view: dict[str, Any] | None) -> dict[str, Any]:
@@ -345,6 +354,9 @@ def _extra_text(action: dict[str, Any]) -> str:
         return "Float with an empty hand"
     if kind == "pass_upcard":
         return "Pass on the up-card"
+    if kind == "play_natural":
+        label = card(action["card"])["label"]
+        return f"Put the {label} in front of you (for the wild card in meld {action['meld']})"
     return f"Put the {card(action['card'])['label']} in place of the joker in meld {action['meld']}"
 
 
@@ -496,7 +508,37 @@ def preset_notes(preset: str) -> list[str]:
         notes.append("If whoever takes the last stock card does not go out, the hand ends.")
     if info.game_bonus:
         notes.append(f"The winner of the game scores {info.game_bonus} more.")
+    if info.deal_face_up_count:
+        notes.append(
+            "Each deal starts with a face-up card that sets how many more cards follow "
+            "(2-9: that many, 10-K: 10, ace: 11); the dealer's face-up rank is wild."
+        )
+    if info.naturals_in_front:
+        notes.append(
+            "Hold the card a melded wild card stands for? Put it in front of you: it scores for "
+            "you and the wild card stays."
+        )
+    if info.in_hand_to_winner:
+        notes.append(
+            "Cards left in hand cost nothing: whoever goes out scores them. If the stock runs "
+            "out, only melds count."
+        )
+    if info.rummy_call_needs_meld:
+        notes.append("Only a player with a meld of their own down may call Rummy.")
     return notes
+
+
+def wild_note(view: dict[str, Any] | None) -> str | None:
+    """The hand's wild rank in words, when it changes from hand to hand (five-thousand)."""
+    if not view or not view.get("wild_rank"):
+        return None
+    info = engine.PRESETS.get(view.get("preset", ""))
+    if info is None or info.wild_rank != "dealer":
+        return None
+    rank = view["wild_rank"]
+    name = engine.card_name(rank + "*")[4:]
+    plural = "sixes" if name == "six" else name + "s"
+    return f"This hand the {plural} are wild (the dealer's face-up card)."
 
 
 def preset_title(preset: str) -> str:

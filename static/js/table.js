@@ -250,7 +250,11 @@
       );
       return;
     }
-    send(matches[0] || { type: "lay_off", card, meld: meldId });
+    // 5000: the natural card of a wild card in that meld goes in front of the player instead.
+    const natural = legalActions().find(
+      (a) => a.type === "play_natural" && a.card === card && a.meld === meldId,
+    );
+    send(matches[0] || natural || { type: "lay_off", card, meld: meldId });
   }
 
   function askTake(button) {

@@ -1,4 +1,5 @@
-"""The Oklahoma rules page template renders and states the rules with the engine's numbers."""
+"""The rules page templates of oklahoma, oklahoma-jokers and five-thousand render (the view
+that serves them comes with the /rules/ pages)."""
 
 from __future__ import annotations
 
@@ -23,3 +24,10 @@ def test_the_oklahoma_jokers_rules_template_states_the_joker_values():
     assert f"<strong>{values.joker_melded}</strong>" in html
     assert f"<strong>{values.joker_in_hand}</strong>" in html
     assert "lowest card" in html and "take the joker" in html
+
+
+def test_the_five_thousand_rules_template_shows_the_deal_and_value_tables():
+    html = render_to_string("games/rules/five-thousand.html", {})
+    assert "5000 Rummy" in html
+    for words in ("2 to 9", "Ace</td><td>11", "Wild ace</td><td>200", "float"):
+        assert words in html
