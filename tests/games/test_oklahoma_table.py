@@ -10,6 +10,7 @@ import pytest
 
 from games import bot_turns, display, engine, presenters, selectors, services
 from games.forms import TableCreateForm
+from games.timeouts import timeout_action
 from games.models import Hand, Table
 from tests.games.conftest import play_one, start_table
 
@@ -137,3 +138,12 @@ def test_the_oklahoma_jokers_table_explains_taking_jokers_back(alice):
     assert snap.state.rules.jokers == 3 and len(snap.state.rules.deck(2)) == 107
     notes = " ".join(presenters.table_context(snap, 0, alice)["preset_notes"])
     assert "can be taken back" in notes and "scores 100" in notes and "costs 200" in notes
+
+
+def test_a_player_out_of_time_passes_on_the_offered_up_card():
+    rules = engine.make_rules("oklahoma")
+    deck = engine.stack_deck(rules, 2, 1, hands={0: "9H 9D 2C".split()}, upcard="9S")
+    state = engine.new_hand(rules, 2, 1, deck=deck)
+    legal = engine.legal_actions(state, 0)
+    assert engine.TakeDiscard(0, 0) in legal
+    assert timeout_action(engine.view(state, 0), legal) == engine.PassUpcard(0)
