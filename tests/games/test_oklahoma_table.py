@@ -10,8 +10,8 @@ import pytest
 
 from games import bot_turns, display, engine, presenters, selectors, services
 from games.forms import TableCreateForm
-from games.timeouts import timeout_action
 from games.models import Hand, Table
+from games.timeouts import timeout_action
 from tests.games.conftest import play_one, start_table
 
 
@@ -142,7 +142,7 @@ def test_the_oklahoma_jokers_table_explains_taking_jokers_back(alice):
 
 def test_a_player_out_of_time_passes_on_the_offered_up_card():
     rules = engine.make_rules("oklahoma")
-    deck = engine.stack_deck(rules, 2, 1, hands={0: "9H 9D 2C".split()}, upcard="9S")
+    deck = engine.stack_deck(rules, 2, 1, hands={0: ["9H", "9D", "2C"]}, upcard="9S")
     state = engine.new_hand(rules, 2, 1, deck=deck)
     legal = engine.legal_actions(state, 0)
     assert engine.TakeDiscard(0, 0) in legal
