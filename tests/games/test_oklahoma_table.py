@@ -147,3 +147,14 @@ def test_a_player_out_of_time_passes_on_the_offered_up_card():
     legal = engine.legal_actions(state, 0)
     assert engine.TakeDiscard(0, 0) in legal
     assert timeout_action(engine.view(state, 0), legal) == engine.PassUpcard(0)
+
+
+def test_the_create_form_marks_the_options_each_preset_settles():
+    form = TableCreateForm()
+    fixed = {
+        name: form[f"opt_{name}"].field.widget.attrs["data-fixed"].split()
+        for name in ("boathouse", "floating", "jokers", "target")
+    }
+    assert "oklahoma" in fixed["boathouse"] and "five-thousand" in fixed["floating"]
+    assert "oklahoma-jokers" not in fixed["jokers"] and "standard" in fixed["jokers"]
+    assert fixed["target"] == []
