@@ -158,3 +158,21 @@ def test_the_create_form_marks_the_options_each_preset_settles():
     assert "oklahoma" in fixed["boathouse"] and "five-thousand" in fixed["floating"]
     assert "oklahoma-jokers" not in fixed["jokers"] and "standard" in fixed["jokers"]
     assert fixed["target"] == []
+
+
+@pytest.mark.parametrize(
+    ("preset", "seats"), [("oklahoma", 5), ("oklahoma-jokers", 1), ("five-thousand", 9)]
+)
+def test_creating_a_table_with_the_wrong_number_of_seats_is_refused(alice, preset, seats):
+    with pytest.raises(services.TableError) as refused:
+        services.table_create(
+            host=alice,
+            name="Too many",
+            preset=preset,
+            options={},
+            num_seats=seats,
+            turn_seconds=60,
+        )
+    assert refused.value.code == "invalid_seats"
+    assert "players" in str(refused.value)
+    assert not Table.objects.filter(name="Too many").exists()
