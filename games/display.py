@@ -591,6 +591,7 @@ def _position(state: Any, number: int, text: str, names: Sequence[str]) -> dict[
             }
             for meld in state.melds
         ],
+        "fronts": [card(c, owner_name=_name(names, owner)) for owner, c, _meld in state.fronts],
         "discard": [card(c) for c in state.discard],
         "stock_count": len(state.stock),
     }

@@ -49,3 +49,20 @@ def test_a_natural_card_in_front_is_shown_with_its_player_and_offered_as_a_contr
     assert [c["code"] for c in rows[1]["fronts"]] == ["8H"] and rows[0]["fronts"] == []
     controls = display.controls([{"type": "play_natural", "card": "8H", "meld": 1}], seen)
     assert controls["extra"][0]["text"].startswith("Put the 8♥ in front of you")
+
+
+def test_the_replay_of_a_finished_hand_shows_the_naturals_in_front():
+    rules = engine.make_rules("five-thousand")
+    for seed in range(60):
+        state = engine.new_hand(rules, 3, 0, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = rng.choice([*state.to_act, *([-1] if state.phase.value == "claim" else [])])
+            options = engine.legal_actions(state, seat)
+            naturals = [a for a in options if isinstance(a, engine.PlayNatural)]
+            state, _ = engine.apply(state, naturals[0] if naturals else rng.choice(options))
+        if state.fronts:
+            break
+    assert state.fronts, "some random hand puts a natural in front"
+    steps = display.replay_steps(state, ["Alice", "Bob", "Carol"])
+    assert [c["code"] for c in steps[-1]["fronts"]] == [card for _s, card, _m in state.fronts]
