@@ -294,6 +294,9 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
         pile = getattr(state, "discard", None)
         above = action.depth
         tail = "" if above == 0 else f" and {above} card{'s' if above > 1 else ''} above it"
+        rules = getattr(state, "rules", None)
+        if rules is not None and rules.spec.take_top_takes_pile and pile and len(pile) > 1:
+            return f"{who} took the {card_label(pile[-1])} and the whole pile with it"
         if pile is not None and action.depth < len(pile):
             card = card_label(pile[-1 - action.depth])
             return f"{who} {verb} the {card}{tail} from the pile"

@@ -65,6 +65,13 @@ class Event:
             )
         if kind == "draw_stock":
             return f"{who} drew from the stock"
+        if kind == "take_discard" and self.get("depth") == 0 and len(self.get("cards")) > 1:
+            cards = self.get("cards")  # oklahoma: the top card, and the whole pile with it
+            below = len(cards) - 1
+            return (
+                f"{who} took the {card_label(cards[-1])} and the whole pile with it "
+                f"({below} card{'s' if below > 1 else ''} below it)"
+            )
         if kind in ("take_discard", "claim_rummy"):
             cards = self.get("cards")
             above = len(cards) - 1

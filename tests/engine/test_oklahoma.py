@@ -17,6 +17,7 @@ from games.engine import (
     SwitchJoker,
     TakeDiscard,
     apply,
+    describe_action,
     finish_hand,
     game_outcome,
     hand_result,
@@ -344,3 +345,14 @@ def test_oklahoma_deals_13_cards_from_two_packs_to_up_to_four_players():
     assert [len(hand) for hand in state.hands] == [13] * 4
     assert len(rules.deck(4)) == 104 and len(state.stock) == 104 - 52 - 1
     assert rules.target == 1000 and rules.wild_rank == "2"
+
+
+def test_the_log_says_the_whole_pile_came_with_the_top_card():
+    state = arrange("oklahoma", num_seats=2, hands={1: "9C 9D 4S 5S KD"}, discard="3S 7D JH 9H")
+    assert describe_action(TakeDiscard(1, 0), ["Ann", "Bob"], state) == (
+        "Bob took the 9♥ and the whole pile with it"
+    )
+    _state, events = apply(state, TakeDiscard(1, 0))
+    assert events[0].text(["Ann", "Bob"]) == (
+        "Bob took the 9♥ and the whole pile with it (3 cards below it)"
+    )
