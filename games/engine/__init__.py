@@ -28,7 +28,13 @@ Moves
     (0 = top), ``Meld(cards, reading=None)``, ``LayOff(card, meld, reading=None)`` (meld ids
     start at 1), ``SwitchJoker(card, meld)``, ``Discard(card)``, ``ClaimRummy(depth)``,
     ``PassClaim``, ``CloseClaims`` (seat -1, the table clock), ``DeclineDraw``, ``Float``,
-    ``PassUpcard`` (oklahoma's offered up-card).
+    ``PassUpcard`` (oklahoma's offered up-card), ``PlayNatural(card, meld)`` (five-thousand:
+    the natural card of a melded wild card, put down in front).
+
+Wild ranks
+    ``state.wild`` is the rank whose cards are wild this hand besides jokers: oklahoma's deuces,
+    five-thousand's dealer's face-up rank. They go through the joker machinery (``wilds``): a
+    card of that rank reading as itself in a meld is a natural card.
     ``legal_actions(state, seat)`` lists every legal move in canonical form (a reading only
     where a wild card is involved); ``apply(state, action) -> (state, events)`` or
     ``IllegalAction(reason)`` with the state untouched. ``action_to_json`` /
