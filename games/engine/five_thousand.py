@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from .cards import ANY_SUIT, card_label
+from .cards import ANY_SUIT, JOKER, card_label
 from .melds import TableMeld
 from .state import HandState
 
@@ -23,7 +23,7 @@ def _open_slots(meld: TableMeld, wild: str | None) -> list[str]:
     return [
         read
         for card, read in zip(meld.cards, meld.reading, strict=True)
-        if card != read and (card[0] == wild or card == "JK")
+        if card != read and (card[0] == wild or card == JOKER)
     ]
 
 
@@ -35,7 +35,7 @@ def _covers(read: str, card: str) -> bool:
 
 def natural_melds(state: HandState, card: str) -> list[int]:
     """Meld ids where ``card`` is the natural card of a wild card not yet matched in front."""
-    if card == "JK" or card[0] == state.wild:
+    if card == JOKER or card[0] == state.wild:
         return []
     found = []
     for meld in state.melds:
