@@ -96,6 +96,9 @@ def select_database(env: Mapping[str, str], *, var_dir: Path) -> dict[str, Any]:
     }
 
 
+REDIS_READ_TIMEOUT_S = 30
+
+
 def _redis_messaging(env: Mapping[str, str], redis_url: str) -> dict[str, Any]:
     if not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise ConfigurationError("REDIS_URL must start with redis://, rediss:// or unix://")
@@ -106,7 +109,19 @@ def _redis_messaging(env: Mapping[str, str], redis_url: str) -> dict[str, Any]:
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
                 "CONFIG": {
-                    "hosts": [{"address": redis_url, "max_connections": max_connections}],
+                    "hosts": [
+                        {
+                            "address": redis_url,
+                            "max_connections": max_connections,
+                            # redis-py 8 reads with a 5 s timeout by default, which is also
+                            # how long channels-redis blocks in BZPOPMIN waiting for a
+                            # socket's next message: on a busy process the reply comes a
+                            # moment late and the socket is dropped (close 1011). Reads
+                            # wait longer; connecting stays quick to fail.
+                            "socket_timeout": REDIS_READ_TIMEOUT_S,
+                            "socket_connect_timeout": 5,
+                        }
+                    ],
                     "capacity": capacity,
                     "expiry": 60,
                     "group_expiry": 86400,

@@ -4,6 +4,8 @@ import os
 
 from celery import Celery
 
+import config.kombu_patch  # noqa: F401 (a worker must survive a Redis restart)
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("rummy500")

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -31,7 +34,42 @@ def _on_a_fresh_loop() -> bool:
     return loop is None or getattr(threadlocal, "main_event_loop_pid", None) != os.getpid()
 
 
+Message = tuple[str, dict[str, object]]
+_deferred: ContextVar[list[Message] | None] = ContextVar("deferred_broadcasts", default=None)
+
+
+@contextmanager
+def deferred() -> Iterator[list[Message]]:
+    """Collect this context's sends instead of making them, for a caller on an event loop.
+
+    A socket's move runs on a database thread; sending from there means a round trip back to
+    the server's loop (async_to_sync) while the thread waits. The consumer instead takes the
+    collected messages home and awaits ``flush`` on its own loop.
+    """
+    box: list[Message] = []
+    token = _deferred.set(box)
+    try:
+        yield box
+    finally:
+        _deferred.reset(token)
+
+
+async def flush(messages: list[Message]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in messages:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # as in _send: the move is committed; clients resync
+            log.exception("channel layer send failed", extra={"group": group})
+
+
 def _send(group: str, message: dict[str, object]) -> None:
+    box = _deferred.get()
+    if box is not None:
+        box.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return

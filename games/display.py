@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games import engine
+from games.engine import scatter
 
 LOG_LINES = 14
 
@@ -157,8 +158,15 @@ def players(
     seats: Sequence[dict[str, Any]],
     my_seat: int | None,
     totals: Sequence[int] | None,
+    sides: Sequence[Sequence[int]] = (),
 ) -> list[dict[str, Any]]:
-    """Every seat as the others see it: name, badges, cards held, score, whose move."""
+    """Every seat as the others see it: name, badges, cards held, score, whose move.
+
+    With partnerships (persian) each seat also names its side and its partner; the total shown
+    is then the side's total.
+    """
+    names = [info["name"] for info in seats]
+    running = view.get("running") if view else None
     out = []
     to_act = set(view["to_act"]) if view else set()
     known = view["public_cards"]["known"] if view else []
@@ -176,8 +184,58 @@ def players(
             "known": [card(code) for code in known[index]] if known and index != my_seat else [],
             "fronts": [card(code) for seat, code, _meld in fronts if seat == index],
         }
+        if running is not None and index < len(running):
+            row["running"] = running[index]  # michigan: the score so far this hand
+        for number, side in enumerate(sides, start=1):
+            if index in side:
+                row["side"] = number
+                row["partners"] = [_name(names, other) for other in side if other != index]
         out.append(row)
     return out
+
+
+def side_breakdown(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """At hand end with partnerships: each side's pooled score, game bonus and total."""
+    result = view.get("result") or {}
+    return [
+        {
+            "name": " & ".join(_name(names, seat) for seat in side["seats"]),
+            "score": side["score"],
+            "bonus": side["game_bonus"],
+            "total": side["total_after"],
+        }
+        for side in result.get("sides", [])
+    ]
+
+
+def side_sheet(
+    rows: Sequence[dict[str, Any]], sides: Sequence[Sequence[int]], names: Sequence[str]
+) -> dict[str, Any] | None:
+    """Partnerships: per finished hand, each side's pooled score and running total."""
+    if not sides:
+        return None
+    columns = [
+        {"side": number, "name": " & ".join(_name(names, seat) for seat in side)}
+        for number, side in enumerate(sides, start=1)
+    ]
+    out = []
+    for row in rows:
+        result = row.get("result") or {}
+        by_seats = {tuple(side["seats"]): side for side in result.get("sides", [])}
+        cells = []
+        for side in sides:
+            found = by_seats.get(tuple(side))
+            cells.append(
+                None
+                if found is None
+                else {
+                    "score": found["score"],
+                    "bonus": found["game_bonus"],
+                    "total": found["total_after"],
+                }
+            )
+        out.append({"hand": row["hand"], "cells": cells})
+    return {"columns": columns, "rows": out}
 
 
 def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
@@ -207,17 +265,24 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
     """The pile bottom to top; each card knows its depth and what taking it brings along."""
     pile = view["discard"]
     whole_pile = _takes_whole_pile(view)
+    layout = view.get("scatter") or []
     takeable = {a["depth"] for a in legal if a["type"] == "take_discard"}
     claimable = {a.get("depth", 0) for a in legal if a["type"] == "claim_rummy"}
     out = []
     for index, code in enumerate(pile):
         depth = len(pile) - 1 - index
         info = card(code, depth=depth, takeable=depth in takeable, claimable=depth in claimable)
-        if info["takeable"] or info["claimable"]:
+        if layout:
+            # Throw-down: say what this card lies on, and take what lies over it.
+            under = [pile[i] for i in scatter.covered_by(layout, index)]
+            info["lies_over"] = cards_text(under) if under else ""
+            brings, where = [pile[i] for i in scatter.over(layout, index)], "above"
+        elif whole_pile:  # oklahoma: the top card, and every card below it with it
+            brings, where = list(pile[:index]), "below"
+        else:
             brings, where = pile[index + 1 :], "above"
-            if whole_pile:  # oklahoma: the top card, and every card below it with it
-                brings, where = pile[:index], "below"
-            verb = "Call Rummy on" if info["claimable"] else "Take"
+        if info["takeable"] or info["claimable"]:
+            verb = f"Call {claim_word(view)} on" if info["claimable"] else "Take"
             info["take_text"] = _take_text(code, brings, where)
             info["button_html"] = format_html(
                 '<button type="button" class="pile-pick pcard pcard-{}" data-depth="{}"'
@@ -255,6 +320,12 @@ def _take_name(code: str, brings: Sequence[str], where: str = "above") -> str:
     return f"the {name} and the {len(brings)} {where} it: {listed}"
 
 
+def claim_word(view: dict[str, Any] | None) -> str:
+    """What claiming a discard is called at this table: "Stop" in michigan, else "Rummy"."""
+    preset = engine.PRESETS.get(view["preset"]) if view else None
+    return "Stop" if preset is not None and preset.stop_call else "Rummy"
+
+
 def obligation_text(view: dict[str, Any], names: Sequence[str]) -> str | None:
     """What the player who took from the pile still owes, in words."""
     duty = view.get("obligation")
@@ -264,8 +335,10 @@ def obligation_text(view: dict[str, Any], names: Sequence[str]) -> str | None:
         return engine.Obligation(**duty).text()
     label = card(duty["card"])["label"]
     how = "in a new meld" if duty["new_meld_only"] else "in a meld or lay it off"
-    if duty["timing"] == "lay_off":
+    if duty["timing"] in ("lay_off", "stop"):
         how = "by laying it off"
+    if duty["timing"] == "stop_discard":
+        return f"{_name(names, duty['seat'])} called Stop and now discards."
     return f"{_name(names, duty['seat'])} must use the {label} {how}."
 
 
@@ -277,9 +350,10 @@ def status_text(view: dict[str, Any], names: Sequence[str], my_seat: int | None)
     if phase == "hand_over":
         return "The hand is over."
     if phase == "claim":
+        call = claim_word(view)
         if mine:
-            return "Rummy may be called: call it on a playable discard, or pass."
-        return "Waiting for the other players to call Rummy or pass."
+            return f"{call} may be called: call it on a playable discard, or pass."
+        return f"Waiting for the other players to call {call} or pass."
     if not to_act:
         return ""
     who = _name(names, to_act[0])
@@ -328,7 +402,7 @@ def controls(legal: Sequence[dict[str, Any]], view: dict[str, Any] | None) -> di
     # the engine's reason then tells the player why, next to the button.
     playing = view is not None and view["phase"] == "play" and bool(legal)
     extra = [
-        {"action": a, "json": json.dumps(a), "text": _extra_text(a)}
+        {"action": a, "json": json.dumps(a), "text": _extra_text(a, claim_word(view))}
         for a in legal
         if a["type"] in _EXTRA_ACTIONS
     ]
@@ -344,10 +418,10 @@ def controls(legal: Sequence[dict[str, Any]], view: dict[str, Any] | None) -> di
     }
 
 
-def _extra_text(action: dict[str, Any]) -> str:
+def _extra_text(action: dict[str, Any], call: str = "Rummy") -> str:
     kind = action["type"]
     if kind == "pass_claim":
-        return "Pass (do not call Rummy)"
+        return f"Pass (do not call {call})"
     if kind == "decline_draw":
         return "Do not take from the pile (ends the hand)"
     if kind == "float":
@@ -440,12 +514,15 @@ def standings(
     return out
 
 
-def dealer_draw(rounds: Sequence[Sequence[Sequence[Any]]], names: Sequence[str]) -> list[str]:
-    """The public draw for first dealer, one sentence per round (ties draw again)."""
+def dealer_draw(
+    rounds: Sequence[Sequence[Sequence[Any]]], names: Sequence[str], partners: bool = False
+) -> list[str]:
+    """The public draw for first dealer (and partners), one sentence per round (ties again)."""
     lines = []
+    first = "Draw for partners and dealer (two highest against two lowest)" if partners else None
     for number, drawn in enumerate(rounds, start=1):
         parts = [f"{_name(names, seat)} {card(code)['label']}" for seat, code in drawn]
-        prefix = "Draw for dealer" if number == 1 else "Tie, drawn again"
+        prefix = (first or "Draw for dealer") if number == 1 else "Tie, drawn again"
         lines.append(f"{prefix}: {', '.join(parts)}")
     return lines
 
@@ -539,6 +616,14 @@ def wild_note(view: dict[str, Any] | None) -> str | None:
     name = engine.card_name(rank + "*")[4:]
     plural = "sixes" if name == "six" else name + "s"
     return f"This hand the {plural} are wild (the dealer's face-up card)."
+
+
+def target_text(preset: str, rules_json: dict[str, Any]) -> str:
+    """What ends the game: the target score, or "one hand" where a game is a single hand."""
+    info = engine.PRESETS.get(preset)
+    if info is not None and info.single_hand_game:
+        return "one hand"
+    return str((rules_json.get("options") or {}).get("target", ""))
 
 
 def preset_title(preset: str) -> str:

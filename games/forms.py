@@ -182,6 +182,9 @@ def _option_field(info: engine.OptionInfo, preset: str) -> forms.Field:
         "data-defaults": _defaults_attr(info),
         "data-fixed": _fixed_attr(info),
     }
+    only_for = _only_for(info)
+    if only_for:
+        attrs["data-only-for"] = " ".join(only_for)
     if info.type == "bool":
         return forms.BooleanField(
             label=info.description,
@@ -200,6 +203,14 @@ def _option_field(info: engine.OptionInfo, preset: str) -> forms.Field:
         required=False,
         widget=forms.NumberInput(attrs=attrs),
     )
+
+
+def _only_for(info: engine.OptionInfo) -> list[str]:
+    """The presets a house rule means something in (empty: all of them); the page hides it
+    for the others. ``partners_by_draw`` only concerns presets played in partnerships."""
+    if info.name == "partners_by_draw":
+        return [name for name, preset in engine.PRESETS.items() if preset.partnerships]
+    return []
 
 
 def _defaults_attr(info: engine.OptionInfo) -> str:

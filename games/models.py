@@ -47,6 +47,9 @@ class Table(models.Model):
     auto_start = models.BooleanField(
         default=False, help_text="Start by itself as soon as every seat is taken."
     )
+    rated = models.BooleanField(
+        default=True, help_text="Games here count for ratings (on the human board when all humans)."
+    )
     bot_level = models.CharField(max_length=16, default="easy")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     version = models.PositiveBigIntegerField(default=0)
@@ -149,6 +152,12 @@ class Game(models.Model):
     totals = models.JSONField(default=list)
     on_board = models.JSONField(default=list, help_text="Thirty-point rule: who has scored in.")
     winners = models.JSONField(default=list)
+    hands_summary = models.JSONField(
+        default=list, blank=True, help_text="Each hand's scores by seat, filled when rated."
+    )
+    rated_at = models.DateTimeField(
+        null=True, blank=True, help_text="When games.ratings counted this game (once only)."
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -274,3 +283,116 @@ class ChatReport(models.Model):
 
     def __str__(self) -> str:
         return f"Report of message {self.message_id} by {self.reporter_id}"
+
+
+# --- ratings, results and leaderboard aggregates (issue 7) ----------------------------------
+# Written only by games.ratings (the rate_game task and recompute_ratings); every page reads
+# these rows instead of walking the game history, so leaderboards stay fast with a big one.
+
+
+class Rating(models.Model):
+    """A player's current openskill rating in one preset family and one pool.
+
+    The "humans" pool holds games where every seat was a person; the "bots" pool holds games
+    with a bot seat, so bot levels get a rating measured against people.
+    """
+
+    class Pool(models.TextChoices):
+        HUMANS = "humans", "Humans"
+        BOTS = "bots", "With bots"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    family = models.CharField(max_length=16)
+    pool = models.CharField(max_length=8, choices=Pool.choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3 sigma: the displayed, conservative rating.")
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "family", "pool"], name="rating_unique")
+        ]
+        indexes = [
+            models.Index(fields=["family", "pool", "-ordinal", "user"], name="rating_board_idx")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.family}/{self.pool}: {self.ordinal:.1f}"
+
+
+class GameResult(models.Model):
+    """One account's result in one finished game, with its rating change when rated.
+
+    ``pool`` is empty for an unrated game (the table opted out). Unique per (game, user), so
+    rating a game twice cannot count it twice.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    preset = models.CharField(max_length=32)
+    family = models.CharField(max_length=16)
+    pool = models.CharField(max_length=8, blank=True)
+    rank = models.PositiveSmallIntegerField(help_text="1 for the best total; ties share a rank.")
+    won = models.BooleanField()
+    total = models.IntegerField()
+    hands = models.PositiveSmallIntegerField()
+    hand_points = models.IntegerField(help_text="Sum of this seat's hand scores.")
+    best_hand = models.IntegerField()
+    ordinal_before = models.FloatField(null=True, blank=True)
+    ordinal_after = models.FloatField(null=True, blank=True)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="game_result_unique")]
+        indexes = [
+            models.Index(fields=["user", "-finished_at"], name="game_result_user_idx"),
+            models.Index(fields=["user", "family", "finished_at"], name="game_result_history_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in game {self.game_id}: rank {self.rank}"
+
+
+class PlayerPeriodStats(models.Model):
+    """Totals of one player over one calendar period ("all", a week or a month) of games
+    among people, and over every game ("career", for the player page).
+
+    Weeks start on Monday and months on the 1st, in the site's time zone (TIME_ZONE); the
+    all-time and career rows have ``start`` 2000-01-01. ``avg_hand`` is kept beside its parts so the
+    "average hand score" board is an index scan.
+    """
+
+    class Period(models.TextChoices):
+        CAREER = "career", "Every game (player page)"
+        ALL = "all", "All time"
+        WEEK = "week", "This week"
+        MONTH = "month", "This month"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    period = models.CharField(max_length=8, choices=Period.choices)
+    start = models.DateField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    hands = models.PositiveIntegerField(default=0)
+    hand_points = models.IntegerField(default=0)
+    avg_hand = models.FloatField(default=0)
+    best_hand = models.IntegerField(default=0)
+    best_total = models.IntegerField(default=0)
+    presets = models.JSONField(default=dict, help_text="Games per preset.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "period", "start"], name="period_stats_unique")
+        ]
+        indexes = [
+            models.Index(fields=["period", "start", "-wins", "user"], name="period_stats_wins_idx"),
+            models.Index(
+                fields=["period", "start", "-avg_hand", "user"], name="period_stats_avg_idx"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.period} {self.start}"

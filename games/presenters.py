@@ -157,6 +157,8 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
     user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     over = view is not None and view["phase"] == "hand_over"
     totals = _shown_totals(snap, view)
+    preset = engine.PRESETS.get(table.preset)
+    sides = preset.partnerships if preset is not None else ()
     ctx: dict[str, Any] = {
         **payload,
         "user": user,
@@ -166,7 +168,7 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         "is_host": user_id is not None and table.host_id == user_id,
         "is_seated": seat is not None,
         "waiting": table.status == Table.Status.WAITING,
-        "players": display.players(view, payload["seats"], seat, totals),
+        "players": display.players(view, payload["seats"], seat, totals, sides),
         "full": all(not s.is_empty for s in snap.seats),
         "taken": sum(1 for s in snap.seats if not s.is_empty),
         "table_path": reverse("table_detail", kwargs={"table_id": table.pk}),
@@ -175,11 +177,14 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         "rules_summary": display.rules_summary(table.rules),
         "preset_title": display.preset_title(table.preset),
         "preset_notes": display.preset_notes(table.preset),
+        "target_text": display.target_text(table.preset, table.rules),
         "my_turn": bool(legal),
         "legal_json": json.dumps(legal),
         "hand_over": over,
         "game_over": game is not None and game.status == Game.Status.FINISHED,
         "score_sheet": display.score_sheet(score_sheet(snap), table.num_seats),
+        "side_sheet": display.side_sheet(score_sheet(snap), sides, names),
+        "claim_word": display.claim_word(view),
         "standings": (
             display.standings(game.totals, game.winners, _game_names(game, names))
             if game is not None and game.status == Game.Status.FINISHED
@@ -200,8 +205,9 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
             last_event=display.last_event(view, names),
             controls=display.controls(legal, view),
             breakdown=display.breakdown(view, names) if over else [],
+            side_breakdown=display.side_breakdown(view, names) if over else [],
             dealer_draw=(
-                display.dealer_draw(game.dealer_draw, names)
+                display.dealer_draw(game.dealer_draw, names, partners=bool(sides))
                 if game is not None and snap.hand is not None and snap.hand.number == 1
                 else None
             ),
@@ -295,7 +301,7 @@ def lobby_rows(tables: list[Table]) -> list[dict[str, Any]]:
                 "preset_title": display.preset_title(table.preset),
                 "preset_notes": display.preset_notes(table.preset),
                 "house_rules": display.rules_summary(table.rules),
-                "target": (table.rules.get("options") or {}).get("target"),
+                "target": display.target_text(table.preset, table.rules),
             }
         )
     return rows

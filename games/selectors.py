@@ -5,7 +5,8 @@ set of queries per process, not one per socket."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from copy import copy
+from dataclasses import dataclass, replace
 from datetime import datetime
 from threading import Lock
 from typing import Any
@@ -52,6 +53,7 @@ class TableSnapshot:
     hand: Hand | None
     state: Any  # engine.HandState | None
     past_hands: tuple[Hand, ...]  # finished hands of the current game, oldest first
+    # ``hand.state`` (the stored JSON) is not kept: ``state`` is the parsed form.
 
     @property
     def version(self) -> int:
@@ -123,12 +125,19 @@ def read_snapshot(table: Table) -> TableSnapshot:
         hands = list(Hand.objects.filter(game=game).defer("state").order_by("number"))
         if hands:
             hand = hands[-1]
-            hand.state = Hand.objects.filter(pk=hand.pk).values_list("state", flat=True).get()
-            state = engine.state_from_json(hand.state)
+            raw = Hand.objects.filter(pk=hand.pk).values_list("state", flat=True).get()
+            state = engine.state_from_json(raw)
+            hand.state = None  # loaded, not deferred: reading it must never query
         past = tuple(h for h in hands if h.status == Hand.Status.OVER)
     return TableSnapshot(
         table=table, seats=seats, game=game, hand=hand, state=state, past_hands=past
     )
+
+
+def cached_snapshot(table_id: int, version: int | None) -> TableSnapshot | None:
+    """The snapshot of ``version`` if this process has it, without touching the database
+    (so an event loop may call it)."""
+    return None if version is None else _cached(table_id, version)
 
 
 def remember(snapshot: TableSnapshot) -> None:
@@ -145,6 +154,13 @@ def _cached(table_id: int, version: int) -> TableSnapshot | None:
 
 
 def _store(snapshot: TableSnapshot) -> None:
+    hand = snapshot.hand
+    if hand is not None and hand.state is not None:
+        # The parsed state is the snapshot's ``state``; its JSON form (kept by the move service
+        # to save it) would double what every cached table costs a socket server.
+        hand = copy(hand)
+        hand.state = None
+        snapshot = replace(snapshot, hand=hand)
     with _cache_lock:
         _cache[(snapshot.table.pk, snapshot.version)] = snapshot
         while len(_cache) > _CACHE_SIZE:

@@ -23,7 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import clock, engine
+from games import clock, engine, tasks
 from games.models import Game, Hand, Move, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -361,8 +361,13 @@ def table_start(*, table_id: int, by: User) -> Game:
 
 def _start_game(table: Table, seats: list[Seat]) -> Game:
     rules = engine.Rules.from_json(table.rules)
-    draw = engine.first_dealer_draw(rules, len(seats))
-    dealer = draw.dealer
+    if rules.spec.partnerships and rules.partners_by_draw:
+        seating = engine.partnership_draw(rules, len(seats))
+        seats = _reseat(seats, seating.order)
+        dealer, shown = seating.dealer, seating.seated_rounds()
+    else:
+        draw = engine.first_dealer_draw(rules, len(seats))
+        dealer, shown = draw.dealer, draw.to_json()["rounds"]
     number = (table.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     game = Game.objects.create(
         table=table,
@@ -370,7 +375,7 @@ def _start_game(table: Table, seats: list[Seat]) -> Game:
         rules=table.rules,
         players=[_player_record(s) for s in seats],
         first_dealer=dealer,
-        dealer_draw=draw.to_json()["rounds"],
+        dealer_draw=shown,
         totals=[0] * len(seats),
     )
     Seat.objects.filter(table=table).update(timeouts=0)
@@ -381,6 +386,25 @@ def _start_game(table: Table, seats: list[Seat]) -> Game:
     _deal(table, game, rules, dealer)
     _refresh_due(table)
     return game
+
+
+_OCCUPANT_FIELDS = ("user", "bot_level", "autoplay", "left", "disconnected_at", "connections")
+
+
+def _reseat(seats: list[Seat], order: tuple[int, ...]) -> list[Seat]:
+    """Move the players so that ``order[i]`` (a seat before) sits at seat ``i`` (partnerships).
+
+    Users are cleared first: a person may hold only one seat of a table at any moment.
+    """
+    moved = [{name: getattr(seats[old], name) for name in _OCCUPANT_FIELDS} for old in order]
+    for seat in seats:
+        seat.user = None
+    Seat.objects.bulk_update(seats, ["user"])
+    for seat, occupant in zip(seats, moved, strict=True):
+        for name, value in occupant.items():
+            setattr(seat, name, value)
+    Seat.objects.bulk_update(seats, list(_OCCUPANT_FIELDS))
+    return seats
 
 
 def _player_record(seat: Seat) -> dict[str, Any]:
@@ -547,6 +571,8 @@ def _apply_move(
         if hand_over:
             hand.save(update_fields=["state", "moves_count", "status", "result", "finished_at"])
             game.save(update_fields=["totals", "on_board", "status", "winners", "finished_at"])
+            if game_over:  # ratings and leaderboards (games.ratings), after the commit
+                tasks.rate_game_after_commit(game.pk)
         else:
             hand.save(update_fields=["state", "moves_count"])
         if actor == Move.Actor.HUMAN and snap.seats[seat].timeouts:

@@ -83,3 +83,18 @@ def sweep() -> dict[str, int]:
     from games import sweeper
 
     return sweeper.sweep()
+
+
+@shared_task(acks_late=True)
+def rate_game(game_id: int) -> bool:
+    """Rate a finished game and update the leaderboard totals; a repeat does nothing."""
+    from games import ratings
+
+    return ratings.rate_game(game_id)
+
+
+def rate_game_after_commit(game_id: int) -> None:
+    """Called where a game finishes: the rating waits until the game's row is committed."""
+    from django.db import transaction
+
+    transaction.on_commit(lambda: rate_game.delay(game_id))

@@ -1,10 +1,11 @@
 from django.urls import path
 
-from games import views
+from games import leaderboard_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("rules/<slug:preset>/", views.rules_preset, name="rules_preset"),
     path("tables/new/", views.table_create, name="table_create"),
     path("tables/<int:table_id>/", views.table_detail, name="table_detail"),
     path("tables/join/<str:token>/", views.table_invite, name="table_invite"),
@@ -18,4 +19,12 @@ urlpatterns = [
     path("chat/mute/<int:user_id>/", views.chat_mute, name="chat_mute"),
     path("chat/report/<int:message_id>/", views.chat_report, name="chat_report"),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
+    path("leaderboards/", leaderboard_views.leaderboard_index, name="leaderboards"),
+    path("leaderboards/<str:board>/", leaderboard_views.leaderboard, name="leaderboard"),
+    path(
+        "leaderboards/<str:board>.json",
+        leaderboard_views.leaderboard_json,
+        name="leaderboard_json",
+    ),
+    path("players/<path:name>/", leaderboard_views.player_detail, name="player_detail"),
 ]

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from accounts.models import User
-from games import display, engine, presenters, selectors, services
+from games import display, engine, presenters, rules_pages, selectors, services
 from games.forms import TableCreateForm
 from games.models import ChatMessage, ChatMute, Game, Hand, Seat, Table
 
@@ -63,7 +63,19 @@ def _lobby(request: HttpRequest, form: TableCreateForm | None, status: int = 200
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules.html")
+    return render(
+        request,
+        "games/rules/index.html",
+        {"presets": rules_pages.preset_rows(), "options": rules_pages.option_rows()},
+    )
+
+
+def rules_preset(request: HttpRequest, preset: str) -> HttpResponse:
+    page = rules_pages.preset_page(preset)
+    if page is None:
+        raise Http404("There is no such preset.")
+    template = page.pop("template")
+    return HttpResponse(template.render(page, request))
 
 
 @login_required

@@ -12,6 +12,8 @@ import json
 import random
 import statistics
 import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +29,10 @@ class Stats:
     moves: int = 0
     hands_finished: int = 0
     games_finished: int = 0
+    games_started: int = 0
     timeouts: int = 0
+    http_ms: list[float] = field(default_factory=list)
+    http_errors: int = 0
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -52,7 +57,21 @@ class Stats:
             "timeouts": self.timeouts,
             "hands_finished": self.hands_finished,
             "games_finished": self.games_finished,
+            "games_started": self.games_started,
+            **_http_summary(self.http_ms, self.http_errors),
         }
+
+
+def _http_summary(times: list[float], errors: int) -> dict[str, Any]:
+    if not times:
+        return {"http_requests": 0, "http_errors": errors}
+    ordered = sorted(times)
+    return {
+        "http_requests": len(ordered),
+        "http_p50_ms": round(statistics.median(ordered), 1),
+        "http_p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1),
+        "http_errors": errors,
+    }
 
 
 class Socket:
@@ -82,8 +101,9 @@ class Socket:
                     waiter = self.acks.pop(frame.get("id", ""), None)
                     if waiter is not None and not waiter.done():
                         waiter.set_result(frame)
-        except websockets.ConnectionClosed:
-            self.stats.error("closed")
+        except websockets.ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd is not None else "none"
+            self.stats.error(f"closed-{code}")
 
     async def wait_version(self, version: int, limit_s: float) -> float:
         """Seconds on the monotonic clock when this socket reached ``version``."""
@@ -152,13 +172,52 @@ async def play_table(
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             tick = time.monotonic()
-            await _one_move(sockets, stats, rng)
+            latest = max(sockets, key=lambda s: s.version).state or {}
+            if (latest.get("table") or {}).get("status") == "finished":
+                await _play_again(base, table, sockets, stats)
+            else:
+                await _one_move(sockets, stats, rng)
             await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
     finally:
+        for r in readers:  # stop reading first: our own closing is not a dropped connection
+            r.cancel()
         for s in sockets:
             await s.ws.close()
-        for r in readers:
-            r.cancel()
+
+
+def _post(url: str, cookie: str) -> int:
+    """A form post as a logged-in browser would make it (session cookie, CSRF cookie+header)."""
+    token = "b" * 32
+    request = urllib.request.Request(
+        url,
+        data=b"",
+        method="POST",
+        headers={"Cookie": f"sessionid={cookie}; csrftoken={token}", "X-CSRFToken": token},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+async def _play_again(
+    base: str, table: dict[str, Any], sockets: list[Socket], stats: Stats
+) -> None:
+    """The host starts the next game with the same seats, as the "play again" button does."""
+    http = base.replace("ws://", "http://", 1)
+    status = await asyncio.to_thread(
+        _post, f"{http}/tables/{table['id']}/start/", table["cookies"][0]
+    )
+    if status >= 400:
+        stats.error(f"play-again-{status}")
+        return
+    stats.games_started += 1
+    version = max(s.version for s in sockets)
+    try:
+        await asyncio.gather(*(s.wait_version(version + 1, 30) for s in sockets))
+    except TimeoutError:
+        stats.timeouts += 1
 
 
 async def _one_move(sockets: list[Socket], stats: Stats, rng: random.Random) -> None:
@@ -230,14 +289,58 @@ async def echo_table(
             stats.moves += 1
             await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
     finally:
+        for r in readers:  # stop reading first: our own closing is not a dropped connection
+            r.cancel()
         for s in sockets:
             await s.ws.close()
-        for r in readers:
-            r.cancel()
+
+
+def _get(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+async def browse(base: str, paths: list[str], per_s: float, seconds: float, stats: Stats) -> None:
+    """Visitors without an account reading public pages (lobby, leaderboards) at ``per_s``."""
+    if per_s <= 0 or not paths:
+        return
+    http = base.replace("ws://", "http://", 1)
+    end = time.monotonic() + seconds
+    pending: set[asyncio.Task[None]] = set()
+
+    async def one(path: str) -> None:
+        started = time.monotonic()
+        status = await asyncio.to_thread(_get, f"{http}{path}")
+        if status >= 400:
+            stats.http_errors += 1
+        else:
+            stats.http_ms.append((time.monotonic() - started) * 1000)
+
+    for n in itertools.count():
+        if time.monotonic() >= end:
+            break
+        task = asyncio.create_task(one(paths[n % len(paths)]))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+        await asyncio.sleep(1 / per_s)
+    if pending:
+        await asyncio.wait(pending)
 
 
 async def run_load(
-    base: str, tables: list[dict[str, Any]], seconds: float, *, echo: bool, seed: int, origin: str
+    base: str,
+    tables: list[dict[str, Any]],
+    seconds: float,
+    *,
+    echo: bool,
+    seed: int,
+    origin: str,
+    pages: list[str] | None = None,
+    pages_per_s: float = 0,
 ) -> dict[str, Any]:
     stats = Stats()
     rng = random.Random(seed)
@@ -248,6 +351,7 @@ async def run_load(
             play(base, t, seconds, stats, random.Random(rng.random()), origin=origin)
             for t in tables
         ),
+        browse(base, [] if echo else (pages or []), pages_per_s, seconds, stats),
         return_exceptions=True,
     )
     for result in results:

@@ -1,5 +1,6 @@
-"""Create the benchmark's tables: N started 4-seat tables of scripted players (new
-users named <prefix><table>x<seat>), with their sessions.
+"""Create the benchmark's tables: N started 4-seat tables of scripted players (new users
+named <prefix><table>x<seat>), with their sessions, and optionally a low target score so that
+games end within a run.
 
 Run inside the benchmark's environment (DATABASE_URL, REDIS_URL, DJANGO_SETTINGS_MODULE set by
 run.py); prints one JSON object: {"tables": [{"id": .., "cookies": [session keys by seat]}]}.
@@ -13,7 +14,7 @@ import sys
 import django
 
 
-def main(count: int, seats: int, prefix: str) -> None:
+def main(count: int, seats: int, prefix: str, target: int = 500) -> None:
     django.setup()
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
@@ -34,7 +35,7 @@ def main(count: int, seats: int, prefix: str) -> None:
             host=users[0],
             name=f"Load {t}",
             preset="standard",
-            options={},
+            options={"target": target},
             num_seats=seats,
             turn_seconds=300,
         )
@@ -54,4 +55,4 @@ def main(count: int, seats: int, prefix: str) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])
+    main(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], *map(int, sys.argv[4:5]))

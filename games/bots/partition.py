@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from games.engine.cards import SORT_KEY
 from games.engine.melds import LayOffSpot, MeldShape, enumerate_melds
+from games.engine.persian import enumerate_persian
 from games.engine.rules import Rules
 
 from .points import shape_points
@@ -61,7 +62,10 @@ def best_partition(
     if found is not None:
         return found
     values = rules.values
-    shapes = enumerate_melds(ordered, rules.wild_jokers, rules.group_suits_distinct)
+    if rules.persian_melds:
+        shapes = enumerate_persian(ordered, rules.group_suits_distinct)
+    else:
+        shapes = enumerate_melds(ordered, rules.wild_jokers, rules.group_suits_distinct)
     search = _Search(ordered, shapes, values, layoff_points)
     full = (1 << len(ordered)) - 1
     best: tuple[int, tuple[int, ...], tuple[str, ...]] | None = None

@@ -31,8 +31,10 @@ from games.engine.actions import (
 )
 from games.engine.cards import JOKER, RANK_INDEX
 from games.engine.errors import IllegalAction
+from games.engine.exact_takes import taken_cards
 from games.engine.melds import LayOffSpot
 from games.engine.moves import apply, legal_actions, take_depths
+from games.engine.partnerships import side_of
 from games.engine.state import HandState, Phase
 from games.engine.views import known_holdings
 
@@ -137,13 +139,12 @@ def _quick_draw(state: HandState, seat: int) -> Action:
     hand = state.hands[seat]
     risk = end_risk(state, seat)
     base = potential(state, seat, hand, risk)
-    pile = state.discard
     best_gain = (
         TAKE_MARGIN if state.stock else -sum(in_hand_table(state.rules.values)[c] for c in hand)
     )
     best: Action = DrawStock(seat) if state.stock else DeclineDraw(seat)
     for depth in depths:
-        taken = pile[len(pile) - 1 - depth :]
+        taken = taken_cards(state, depth)
         gain = potential(state, seat, (*hand, *taken), risk) - (base if state.stock else 0)
         if gain > best_gain:
             best_gain = gain
@@ -158,7 +159,7 @@ def _meld_action(seat: int, shape: object) -> Meld:
 
 
 def _layoff_action(seat: int, card: str, spot: LayOffSpot) -> LayOff:
-    reading = spot.reading if card == JOKER or spot.reading != card else None
+    reading = spot.reading if spot.reading != card else None
     return LayOff(seat, card, spot.meld, reading)
 
 
@@ -228,6 +229,11 @@ def estimate(state: HandState, seat: int) -> float:
         scores = [
             table[s] + potential(state, s, state.hands[s], end_risk(state, s)) for s in range(n)
         ]
+    if state.rules.spec.partnerships:
+        # Partnerships: the side's pooled score against the other side's.
+        side = side_of(state.rules, seat)
+        ours = sum(scores[s] for s in side)
+        return ours - sum(scores[s] for s in range(n) if s not in side)
     others = [scores[s] for s in range(n) if s != seat]
     return scores[seat] - sum(others) / len(others)
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.engine.melds import TableMeld, table_accepts
+from games.engine.persian import persian_accepts
 from games.engine.rules import Rules
 from games.engine.views import melds_from_json
 from games.engine.wilds import wild_accepts
@@ -71,6 +72,8 @@ class SeatView:
     duty: Duty | None
     locked: str | None
     known: tuple[tuple[str, ...], ...]
+    scatter: tuple[int, ...] = ()
+    """Throw-down: the layout of the discard area (see games.engine.scatter)."""
     wild: str | None = None
     """The rank whose cards are wild this hand (oklahoma's deuces, 5000's dealer rank)."""
     fronts: tuple[str, ...] = ()
@@ -82,6 +85,8 @@ class SeatView:
     def accepts(self) -> dict[str, list[Any]]:
         """Card code -> the lay-off spots for it on the table now."""
         rules = self.rules
+        if rules.persian_melds:
+            return persian_accepts(self.melds, rules.group_suits_distinct)
         if self.wild is not None:
             return wild_accepts(
                 self.melds, self.wild, rules.wild_jokers, rules.group_suits_distinct
@@ -173,6 +178,7 @@ def read_view(view: object) -> SeatView:
             duty=duty,
             locked=view.get("locked"),
             known=tuple(tuple(cards) for cards in view["public_cards"]["known"]),
+            scatter=tuple(int(mask) for mask in view.get("scatter", ())),
             wild=view.get("wild_rank"),
             fronts=tuple(card for _seat, card, _meld in view.get("fronts", ())),
         )

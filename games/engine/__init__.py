@@ -54,6 +54,11 @@ Scoring
     ``next_dealer``, ``first_dealer_draw``, and ``new_game`` / ``start_hand`` /
     ``finish_hand`` for a whole game.
 
+Preset modules
+    ``scatter`` (throw-down's scattered discard area), ``persian`` (aces high, groups of
+    jokers), ``partnerships`` (sides, ``partnership_draw``, pooled scores), ``michigan`` (one
+    hand per game, the Stop call) and ``exact_takes`` (the exact pile check those presets use).
+
 Storage
     ``state_to_json`` / ``state_from_json`` (versioned, ``FormatError`` on bad data);
     ``hand_record(state)`` (one line per move) and ``replay(record_or_actions, ...)``.
@@ -103,6 +108,7 @@ from .game import (
 )
 from .melds import TableMeld
 from .moves import apply, canonical, is_legal, legal_actions
+from .partnerships import PartnershipDraw, SideScore, partnership_draw, side_of
 from .presets import PLANNED_PRESETS, PRESETS, CardValues, PresetInfo
 from .records import (
     FORMAT,
@@ -158,6 +164,7 @@ __all__ = [
     "Meld",
     "Obligation",
     "OptionInfo",
+    "PartnershipDraw",
     "PassClaim",
     "PassUpcard",
     "Phase",
@@ -167,6 +174,7 @@ __all__ = [
     "RulesError",
     "ScoreLine",
     "SeatScore",
+    "SideScore",
     "SwitchJoker",
     "TableMeld",
     "TakeDiscard",
@@ -194,8 +202,10 @@ __all__ = [
     "new_hand",
     "next_dealer",
     "parse_record",
+    "partnership_draw",
     "replay",
     "settle_game",
+    "side_of",
     "sort_cards",
     "stack_deck",
     "start_hand",

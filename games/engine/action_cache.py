@@ -13,7 +13,6 @@ from .actions import (
     LayOff,
     Meld,
 )
-from .cards import JOKER
 from .melds import (
     LayOffSpot,
     MeldShape,
@@ -56,6 +55,6 @@ def meld_action(seat: int, shape: MeldShape) -> Meld:
 
 
 def layoff_action(seat: int, card: str, spot: LayOffSpot) -> LayOff:
-    reading = spot.reading if card == JOKER or spot.reading != card else None
+    reading = spot.reading if spot.reading != card else None
     action: LayOff = cached(LayOff, seat, card, spot.meld, reading)
     return action

@@ -13,6 +13,7 @@ from typing import Any, TypeAlias
 
 from .cards import card_label, is_card, is_reading, labels
 from .errors import IllegalAction
+from .scatter import over
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,9 +291,13 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
     if isinstance(action, DrawStock):
         return f"{who} drew from the stock"
     if isinstance(action, TakeDiscard | ClaimRummy):
-        verb = "took" if isinstance(action, TakeDiscard) else "called Rummy and took"
+        call = getattr(getattr(state, "rules", None), "claims_word", "Rummy")
+        verb = "took" if isinstance(action, TakeDiscard) else f"called {call} and took"
         pile = getattr(state, "discard", None)
         above = action.depth
+        layout = getattr(state, "scatter", None)
+        if layout and pile is not None and action.depth < len(pile):
+            above = len(over(layout, len(pile) - 1 - action.depth))  # throw-down
         tail = "" if above == 0 else f" and {above} card{'s' if above > 1 else ''} above it"
         rules = getattr(state, "rules", None)
         if rules is not None and rules.spec.take_top_takes_pile and pile and len(pile) > 1:

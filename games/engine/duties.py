@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
+from . import exact_takes
 from .cards import JOKER, RANK_INDEX, SUIT_INDEX
 from .five_thousand import natural_melds
 from .melds import (
@@ -21,6 +22,7 @@ from .melds import (
     meld_exists_with,
     switch_joker_in,
 )
+from .michigan import stop_depths
 from .oklahoma import pile_take_depths
 from .rules import Rules
 from .state import HandState, Obligation
@@ -95,6 +97,8 @@ class _Holding:
 
 def take_depths(state: HandState, seat: int) -> list[int]:
     """The depths ``seat`` may take from the pile now (the DRAW phase's pile options)."""
+    if state.rules.exact_takes:
+        return exact_takes.take_depths(state, seat)
     pile = state.discard
     if not pile or state.floating_turn:
         return []
@@ -295,9 +299,13 @@ def _chain_reaches(
 
 def claimable_depths(state: HandState) -> tuple[int, ...]:
     """Depths of the pile on which Rummy may be called after the latest discard."""
+    rules = state.rules
+    if rules.spec.stop_call:
+        return stop_depths(state)
+    if rules.exact_takes:
+        return exact_takes.claimable_depths(state)
     pile = state.discard
     accepts = state.accepts()
-    rules = state.rules
     if rules.rummy_last_discard_only:
         return (0,) if pile and accepts.get(pile[-1]) else ()
     holding = _Holding((), rules.wild_jokers, rules.group_suits_distinct)

@@ -92,7 +92,12 @@ class GameState:
 
     @property
     def outcome(self) -> GameOutcome:
-        return game_outcome(self.rules, self.totals, self.excluded or None)
+        return game_outcome(
+            self.rules,
+            self.totals,
+            hands_played=self.hands_played,
+            excluded=self.excluded or None,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -39,7 +39,9 @@ from .melds import (
     enumerate_melds,
     joker_slot_for,
 )
+from .michigan import STOP, STOP_DISCARD
 from .oklahoma import may_discard, own_spots
+from .persian import enumerate_persian
 from .state import HandState, Phase
 from .transitions import EXECUTORS
 from .validation import play_problem, validate
@@ -153,9 +155,13 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
     rules = state.rules
     accepts = state.accepts()
     obligation = state.obligation
-    if obligation is not None and obligation.timing == "lay_off":
+    if obligation is not None and obligation.timing in ("lay_off", STOP):
         for spot in accepts.get(obligation.card, ()):
             plans[layoff_action(seat, obligation.card, spot)] = spot
+        return plans
+    if obligation is not None and obligation.timing == STOP_DISCARD:
+        for card in dict.fromkeys(hand):
+            plans[discard_action(seat, card)] = None
         return plans
     if state.floating_turn:
         card = hand[0]
@@ -168,11 +174,12 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
         return plans
     simple = obligation is None and state.locked is None and not rules.must_discard_to_go_out
     rank = state.wild
-    shapes = (
-        enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct)
-        if rank is None
-        else wild_melds(hand, rank, rules.wild_jokers, rules.group_suits_distinct)
-    )
+    if rules.persian_melds:
+        shapes = enumerate_persian(hand, rules.group_suits_distinct)
+    elif rank is None:
+        shapes = enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct)
+    else:
+        shapes = wild_melds(hand, rank, rules.wild_jokers, rules.group_suits_distinct)
     for shape in shapes:
         if simple or play_problem(state, seat, shape.cards, None, "meld", shape) is None:
             plans[meld_action(seat, shape)] = shape

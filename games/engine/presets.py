@@ -197,7 +197,6 @@ PLANNED = (
         source="000",
         min_players=4,
         max_players=4,
-        playable=False,
         two_packs_from=None,
         jokers_per_pack=4,
         jokers_wild=False,
@@ -208,6 +207,7 @@ PLANNED = (
         going_out_bonus=25,
         game_bonus=50,
         double_group_of_four=True,
+        defaults=(("partners_by_draw", True),),
     ),
     PresetInfo(
         name="oklahoma",
@@ -266,7 +266,6 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=8,
-        playable=False,
         single_hand_game=True,
         stop_call=True,
     ),
@@ -308,17 +307,14 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=8,
-        playable=False,
         discard_layout="scattered",
     ),
 )
 
+# A planned preset becomes playable by flipping its ``playable`` flag above.
 PRESETS: dict[str, PresetInfo] = {
     preset.name: preset for preset in (*PLAYABLE, *PLANNED) if preset.playable
 }
-"""Every preset a table can use: those of the first release, then each later one whose
-``playable=False`` line has been lifted in ``PLANNED`` (one line per preset keeps parallel work
-on different presets from touching the same lines)."""
 PLANNED_PRESETS: dict[str, PresetInfo] = {
     preset.name: preset for preset in PLANNED if not preset.playable
 }

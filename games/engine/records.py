@@ -42,7 +42,9 @@ from .cards import JOKER, is_card
 from .errors import EngineError, FormatError, IllegalAction, RulesError
 from .events import Event
 from .moves import apply
+from .persian import JOKER_GROUP
 from .rules import Rules
+from .scatter import layout_problem
 from .state import _FIELDS as STATE_FIELDS
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, new_hand, wild_rank_for
 from .views import melds_from_json
@@ -52,8 +54,8 @@ ENGINE = "rummy500"
 
 # Every stored key: the envelope plus each field of a HandState, so the two cannot drift apart.
 _KEYS = frozenset({"format", "engine", *STATE_FIELDS})
-_OPTIONAL_KEYS = frozenset({"fronts"})
-"""Keys added within format 1 (see the module docstring): absent in older documents."""
+# Keys added for later presets: absent in older documents, where they mean "not used".
+_OPTIONAL = frozenset({"scatter", "fronts"})
 
 
 def state_to_json(state: HandState) -> dict[str, Any]:
@@ -74,6 +76,7 @@ def state_to_json(state: HandState) -> dict[str, Any]:
         "hands": [list(hand) for hand in state.hands],
         "stock": list(state.stock),
         "discard": list(state.discard),
+        "scatter": list(state.scatter),
         "melds": [meld.to_json() for meld in state.melds],
         "fronts": [list(front) for front in state.fronts],
         "obligation": None if state.obligation is None else state.obligation.to_json(),
@@ -141,7 +144,7 @@ def state_from_json(data: Any, *, verify: bool = False) -> HandState:
     if data.get("engine") != ENGINE:
         raise FormatError(f"This hand was not stored by the {ENGINE} engine.")
     unknown = set(data) - _KEYS
-    missing = _KEYS - _OPTIONAL_KEYS - set(data)
+    missing = _KEYS - _OPTIONAL - set(data)
     if unknown:
         raise FormatError(f"Unknown keys in a format-1 hand: {', '.join(sorted(unknown))}.")
     if missing:
@@ -191,6 +194,7 @@ def _build(data: dict[str, Any]) -> HandState:
     state.hands = tuple(_cards(hand, "hands") for hand in hands)
     state.stock = _cards(data["stock"], "stock")
     state.discard = _cards(data["discard"], "discard")
+    state.scatter = _scatter(data.get("scatter", []), state.discard, rules.scattered)
     if not isinstance(data["melds"], list):
         raise FormatError("'melds' must be a list.")
     if not isinstance(data["history"], list) or not all(
@@ -245,12 +249,26 @@ def _fronts(data: Any, num_seats: int, melds: int) -> tuple[tuple[int, str, int]
     return tuple(fronts)
 
 
+def _scatter(data: Any, discard: tuple[str, ...], scattered: bool) -> tuple[int, ...]:
+    if not isinstance(data, list):
+        raise FormatError("'scatter' must be a list of whole numbers.")
+    if not scattered:
+        if data:
+            raise FormatError("'scatter' is only used by throw-down.")
+        return ()
+    problem = layout_problem(discard, data)
+    if problem:
+        raise FormatError(problem)
+    return tuple(data)
+
+
 def _obligation(data: Any, num_seats: int) -> Obligation | None:
     if data is None:
         return None
     if not isinstance(data, dict) or set(data) != set(Obligation._fields):
         raise FormatError("'obligation' is malformed.")
-    if not is_card(data["card"]) or data["timing"] not in ("next_play", "this_turn", "lay_off"):
+    timings = ("next_play", "this_turn", "lay_off", "stop", "stop_discard")
+    if not is_card(data["card"]) or data["timing"] not in timings:
         raise FormatError("'obligation' names an unknown card or timing.")
     if data["source"] not in ("pile", "claim"):
         raise FormatError("'obligation' has an unknown source.")
@@ -302,7 +320,7 @@ def _check_consistency(state: HandState) -> None:
             suits = [read[1] for read in meld.reading if read[1] != "*"]
             if len(set(suits)) != len(suits):
                 raise FormatError(f"Meld {meld.id} repeats a suit, which these rules forbid.")
-        if JOKER in meld.cards and not rules.wild_jokers:
+        if JOKER in meld.cards and not rules.wild_jokers and meld.kind != JOKER_GROUP:
             raise FormatError(f"Meld {meld.id} holds a joker, which is not wild here.")
         if any(owner < 0 or owner >= state.num_seats for owner in meld.owners):
             raise FormatError(f"Meld {meld.id} credits a seat that is not at the table.")

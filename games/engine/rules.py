@@ -115,6 +115,11 @@ OPTIONS: dict[str, OptionInfo] = {
             "Cards 2 to 9 score 5, tens and pictures 10, jokers 15, a low ace 5.",
             "002",
         ),
+        _switch(
+            "partners_by_draw",
+            "Partnerships: a shown draw seats the partners (off: the host's seating stands).",
+            "000",
+        ),
         OptionInfo(
             "jokers",
             "Oklahoma with jokers: how many jokers join the two packs.",
@@ -146,6 +151,7 @@ class Rules:
     group_suits_distinct: bool = True
     pip5_scoring: bool = False
     jokers: int = 2
+    partners_by_draw: bool = False
 
     def __post_init__(self) -> None:
         _check(self)
@@ -172,6 +178,31 @@ class Rules:
         """The rank whose cards are wild besides jokers ("2" in oklahoma), or None."""
         rank = self.spec.wild_rank
         return rank if rank is not None and len(rank) == 1 else None
+
+    @cached_property
+    def scattered(self) -> bool:
+        """Throw-down: discards lie scattered, each over a few of the cards before it."""
+        return self.spec.discard_layout == "scattered"
+
+    @cached_property
+    def persian_melds(self) -> bool:
+        """Aces high only and non-wild jokers that meld in their own group (persian)."""
+        return not self.spec.aces_low or (self.spec.jokers_per_pack > 0 and not self.wild_jokers)
+
+    @cached_property
+    def claims_open(self) -> bool:
+        """A discard may be claimed: Rummy calls (option) or michigan's Stop call."""
+        return self.rummy_call or self.spec.stop_call
+
+    @cached_property
+    def claims_word(self) -> str:
+        """What a claim of a discard is called at this table."""
+        return "Stop" if self.spec.stop_call else "Rummy"
+
+    @cached_property
+    def exact_takes(self) -> bool:
+        """Pile takes and Rummy calls need the slower exact check (see exact_takes.py)."""
+        return self.scattered or self.persian_melds
 
     @cached_property
     def must_discard_to_go_out(self) -> bool:
@@ -281,5 +312,24 @@ def _check(rules: Rules) -> None:
         raise RulesError(
             "rummy-school ends the hand when the stock runs out, so stock_refill cannot apply."
         )
+    if rules.spec.single_hand_game:
+        if rules.rummy_call:
+            raise RulesError(
+                f"{rules.preset} has its own Stop call, so rummy_call cannot be turned on."
+            )
+        if rules.target != OPTIONS["target"].default:
+            raise RulesError(f"{rules.preset} is a single hand, so a target score does not apply.")
+        if rules.thirty_point_rule:
+            raise RulesError(f"{rules.preset} is a single hand, so thirty_point_rule cannot apply.")
+    if rules.partners_by_draw and not rules.spec.partnerships:
+        raise RulesError(
+            "partners_by_draw seats partners, and only persian is played in partnerships."
+        )
+    if rules.spec.partnerships and rules.thirty_point_rule:
+        raise RulesError(
+            f"{rules.preset} scores by partnership, so thirty_point_rule (per player) cannot apply."
+        )
+    if rules.preset == "persian" and rules.pip5_scoring:
+        raise RulesError("persian has its own card values; pip5_scoring cannot change them.")
     if rules.preset == "rummy-school" and rules.pip5_scoring:
         raise RulesError("rummy-school has its own card values; pip5_scoring cannot change them.")

@@ -7,12 +7,14 @@ left in a hand counts against its holder, and each line says why it is worth wha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import JOKER, RANK_INDEX, card_label
 from .melds import TableMeld
+from .michigan import single_hand_outcome
 from .oklahoma import going_out_bonus
+from .partnerships import SideScore, doubled_melds, side_outcome, side_scores
 from .presets import CardValues
 from .rules import Rules
 from .state import HandState, Phase
@@ -45,7 +47,8 @@ class SeatScore:
     on_board: bool
     lines: tuple[ScoreLine, ...]
     bonus: int = 0
-    """Going-out bonus (oklahoma), included in ``score``."""
+    """Going-out bonus (persian 25; oklahoma 100 or 250; five-thousand: the cards left in the
+    other hands), part of ``score``."""
     excluded: int = 0
     """The part of ``counted`` that does not count toward the target (oklahoma's 250)."""
     bonus_reason: str = ""
@@ -75,6 +78,8 @@ class HandResult:
     final: bool
     reason: str | None
     went_out: int | None
+    sides: tuple[SideScore, ...] = ()
+    """Partnerships (persian): each side's pooled score and total; seats carry the side total."""
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -95,12 +100,15 @@ class HandResult:
         return tuple(seat.excluded for seat in self.seats)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "final": self.final,
             "reason": self.reason,
             "went_out": self.went_out,
             "seats": [seat.to_json() for seat in self.seats],
         }
+        if self.sides:
+            data["sides"] = [side.to_json() for side in self.sides]
+        return data
 
 
 @dataclass(frozen=True)
@@ -185,12 +193,17 @@ def hand_result(state: HandState) -> HandResult:
     Before the hand is over this is a projection ("if the hand ended now"), marked not final.
     """
     rules = state.rules
+    spec = rules.spec
     values = rules.values
     wild = state.wild
+    doubled = doubled_melds(state.history) if spec.double_group_of_four else frozenset()
     melded_lines: list[list[ScoreLine]] = [[] for _ in range(state.num_seats)]
     for meld in state.melds:
         for index, owner in enumerate(meld.owners):
-            melded_lines[owner].append(melded_line(values, meld, index, wild))
+            line = melded_line(values, meld, index, wild)
+            if meld.id in doubled:
+                line = ScoreLine(line.card, 2 * line.points, f"{line.reason}, four at once: double")
+            melded_lines[owner].append(line)
     for owner, card, meld_id in state.fronts:
         natural = -in_hand_line(values, card, wild).points
         melded_lines[owner].append(
@@ -212,7 +225,7 @@ def hand_result(state: HandState) -> HandResult:
         melded = sum(line.points for line in lines if line.points > 0)
         in_hand = -sum(line.points for line in lines if line.points < 0)
         bonus, excluded, why = 0, 0, ""
-        if seat == out and rules.spec.going_out_bonus:
+        if seat == out and spec.going_out_bonus:
             bonus, excluded, why = going_out_bonus(state, seat)
         if seat == out and to_winner:
             bonus = sum(
@@ -244,22 +257,27 @@ def hand_result(state: HandState) -> HandResult:
                 why,
             )
         )
-    return HandResult(
-        tuple(seats),
-        state.phase is Phase.HAND_OVER,
-        end.reason if end else None,
-        end.seat if end and end.reason == "went_out" else None,
-    )
+    final = state.phase is Phase.HAND_OVER
+    sides: tuple[SideScore, ...] = ()
+    if spec.partnerships:
+        sides = side_scores(rules, state.totals, [seat.counted for seat in seats], final)
+        by_seat = {seat: side for side in sides for seat in side.seats}
+        seats = [replace(seat, total_after=by_seat[seat.seat].total_after) for seat in seats]
+    return HandResult(tuple(seats), final, end.reason if end else None, out, sides)
 
 
 def game_outcome(
     rules: Rules,
     totals: tuple[int, ...] | list[int],
+    *,
+    hands_played: int = 1,
     excluded: tuple[int, ...] | list[int] | None = None,
 ) -> GameOutcome:
     """Over when a total reaches the target and one seat alone has the highest total.
 
     A tie for the highest total at or above the target means another hand is played.
+    ``hands_played``: hands finished so far (the server asks right after scoring one); it
+    matters only where a game is a single hand (michigan).
     ``excluded``: per seat, points in the total that do not count toward the target
     (oklahoma's concealed going-out bonus); the winner is then the highest total among the
     seats that reached the target without them.
@@ -267,6 +285,10 @@ def game_outcome(
     totals = tuple(totals)
     if not totals:
         return GameOutcome(False, (), "No scores yet.")
+    if rules.spec.single_hand_game:
+        return GameOutcome(*single_hand_outcome(totals, hands_played))
+    if rules.spec.partnerships:
+        return GameOutcome(*side_outcome(rules, totals))
     reached = list(range(len(totals)))
     if excluded:
         reached = [seat for seat in reached if totals[seat] - excluded[seat] >= rules.target]
@@ -288,10 +310,13 @@ def settle_game(
     totals: tuple[int, ...] | list[int],
     excluded: tuple[int, ...] | list[int] | None = None,
 ) -> tuple[GameOutcome, tuple[int, ...]]:
-    """The outcome after a hand, and the totals with the winner's game bonus (oklahoma 200)."""
-    outcome = game_outcome(rules, totals, excluded)
+    """The outcome after a hand, and the totals with the winner's game bonus (oklahoma 200).
+
+    Partnerships (persian) add their side's game bonus in ``hand_result`` already.
+    """
+    outcome = game_outcome(rules, totals, excluded=excluded)
     final = list(totals)
-    bonus = rules.spec.game_bonus
+    bonus = 0 if rules.spec.partnerships else rules.spec.game_bonus
     if outcome.over and bonus:
         for seat in outcome.winners:
             final[seat] += bonus

@@ -20,6 +20,7 @@ from .cards import card_label, is_card, sort_cards
 from .errors import RulesError
 from .events import Event
 from .melds import LayOffSpot, TableMeld, table_accepts
+from .persian import persian_accepts
 from .rules import Rules
 from .wilds import wild_accepts
 
@@ -46,7 +47,8 @@ class Obligation(NamedTuple):
     seat: int
     timing: str
     """"next_play" (the very next play), "this_turn" (before the discard) or "lay_off" (a
-    Rummy call under rummy_last_discard_only: lay it off and the turn ends)."""
+    Rummy call under rummy_last_discard_only: lay it off and the turn ends); michigan's Stop
+    call: "stop" (lay it off) then "stop_discard" (discard one card)."""
     new_meld_only: bool
     source: str
     """"pile" or "claim"."""
@@ -65,6 +67,10 @@ class Obligation(NamedTuple):
         card = card_label(self.card)
         if self.timing == "lay_off":
             return f"You called Rummy on the {card}: lay it off on a meld."
+        if self.timing == "stop":
+            return f"You called Stop on the {card}: lay it off on a meld, then discard a card."
+        if self.timing == "stop_discard":
+            return "You called Stop: discard a card to end your play."
         how = "in a new meld" if self.new_meld_only else "in a meld or as a lay-off"
         when = "with your next play" if self.timing == "next_play" else "before you discard"
         return f"You took the {card} from the pile: use it {how} {when}."
@@ -103,6 +109,7 @@ _FIELDS = (
     "hands",
     "stock",
     "discard",
+    "scatter",
     "melds",
     "fronts",
     "obligation",
@@ -128,10 +135,11 @@ class HandState:
     ``totals`` and ``on_board`` (game totals before this hand, and the thirty-point flags);
     ``phase``; ``to_act`` (the seat to move, the seats that may call Rummy, or empty);
     ``current`` (whose turn it is; during a claim window the discarder); ``hands``; ``stock``
-    (top card first); ``discard`` (bottom to top); ``melds`` (``TableMeld``, id = index + 1);
-    ``fronts`` (five-thousand: (seat, card, meld id) for each natural card played in front
-    of a seat for a wild card in that meld); ``obligation``; ``locked`` (a lone top card taken
-    this turn, which may not be discarded);
+    (top card first); ``discard`` (bottom to top); ``scatter`` (throw-down: per pile card, the
+    bit mask of earlier pile cards it lies over; empty for a stacked pile); ``melds``
+    (``TableMeld``, id = index + 1); ``fronts`` (five-thousand: (seat, card, meld id) for each
+    natural card played in front of a seat for a wild card in that meld);
+    ``obligation``; ``locked`` (a lone top card taken this turn, which may not be discarded);
     ``claim`` (the open claim window); ``resume`` (who moves after an out-of-turn Rummy turn);
     ``displayed`` (per seat, cards on show under discards_displayed); ``floating_turn`` (the
     mover began this turn with an empty hand); ``refills`` and ``melded_at_refill`` (for
@@ -154,6 +162,7 @@ class HandState:
     hands: tuple[tuple[str, ...], ...]
     stock: tuple[str, ...]
     discard: tuple[str, ...]
+    scatter: tuple[int, ...]
     melds: tuple[TableMeld, ...]
     fronts: tuple[tuple[int, str, int], ...]
     obligation: Obligation | None
@@ -189,6 +198,7 @@ class HandState:
         new.hands = self.hands
         new.stock = self.stock
         new.discard = self.discard
+        new.scatter = self.scatter
         new.melds = self.melds
         new.fronts = self.fronts
         new.obligation = self.obligation
@@ -213,7 +223,9 @@ class HandState:
         accepts = self._accepts
         if accepts is None:
             rules = self.rules
-            if self.wild is None:
+            if rules.persian_melds:
+                accepts = persian_accepts(self.melds, rules.group_suits_distinct)
+            elif self.wild is None:
                 accepts = table_accepts(self.melds, rules.wild_jokers, rules.group_suits_distinct)
             else:
                 accepts = wild_accepts(
@@ -370,6 +382,7 @@ def new_hand(
     state.hands = tuple(tuple(hand) for hand in hands)
     state.stock = tuple(order[position + 1 :])
     state.discard = (upcard,)
+    state.scatter = (0,) if rules.scattered else ()
     state.melds = ()
     state.fronts = ()
     state.obligation = None

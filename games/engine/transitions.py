@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from . import scatter
 from .actions import (
     ClaimRummy,
     CloseClaims,
@@ -36,6 +37,7 @@ from .melds import (
     place_meld,
     switch_joker_in,
 )
+from .michigan import STOP, STOP_DISCARD
 from .oklahoma import pass_offer
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase
 from .validation import without
@@ -108,6 +110,8 @@ def begin_turn(new: HandState, seat: int, events: list[Event]) -> HandState:
             random.Random(f"{new.seed}/refill/{new.refills + 1}").shuffle(cards)
             new.stock = tuple(cards)
             new.discard = new.discard[-1:]
+            if rules.scattered:
+                new.scatter = (0,)
             new.refills += 1
             new.melded_at_refill = on_table
             events.append(Event("stock_refilled", seat, (("cards", len(cards)),)))
@@ -140,13 +144,17 @@ def exec_take(state: HandState, action: Any, plan: Any, events: list[Event]) -> 
     seat = action.seat
     pile = state.discard
     rules = state.rules
-    cut = len(pile) - 1 - action.depth
-    taken = pile[cut:]
-    card = taken[0]
-    if rules.spec.take_top_takes_pile:
-        cut, taken, card = 0, pile, pile[-1]
     new = state.copy()
-    new.discard = pile[:cut]
+    if rules.scattered:
+        taken, new.discard, new.scatter = scatter.take(pile, state.scatter, action.depth)
+        card = taken[0]
+    elif rules.spec.take_top_takes_pile:  # oklahoma: the top card, and the whole pile with it
+        taken, new.discard, card = pile, (), pile[-1]
+    else:
+        cut = len(pile) - 1 - action.depth
+        taken = pile[cut:]
+        new.discard = pile[:cut]
+        card = taken[0]
     new.hands = _with_hand(state.hands, seat, (*state.hands[seat], *taken))
     new.phase = Phase.PLAY
     new.to_act = (seat,)
@@ -167,11 +175,14 @@ def _exec_claim(state: HandState, action: Any, plan: Any, events: list[Event]) -
     claim = state.claim
     assert claim is not None
     pile = state.discard
-    cut = len(pile) - 1 - action.depth
-    taken = pile[cut:]
     rules = state.rules
     new = state.copy()
-    new.discard = pile[:cut]
+    if rules.scattered:
+        taken, new.discard, new.scatter = scatter.take(pile, state.scatter, action.depth)
+    else:
+        cut = len(pile) - 1 - action.depth
+        taken = pile[cut:]
+        new.discard = pile[:cut]
     new.hands = _with_hand(state.hands, seat, (*state.hands[seat], *taken))
     new.phase = Phase.PLAY
     new.to_act = (seat,)
@@ -179,8 +190,9 @@ def _exec_claim(state: HandState, action: Any, plan: Any, events: list[Event]) -
     new.claim = None
     new.floating_turn = False
     last_only = rules.rummy_last_discard_only
-    new.resume = claim.next_seat if last_only else None
-    timing = "lay_off" if last_only else "next_play"
+    stop = rules.spec.stop_call
+    new.resume = claim.next_seat if last_only or stop else None
+    timing = STOP if stop else "lay_off" if last_only else "next_play"
     new.obligation = Obligation(taken[0], seat, timing, False, "claim")
     if rules.discards_displayed:
         _show(new, seat, taken)
@@ -200,6 +212,9 @@ def _after_play(
         _hide(new, seat, used)
     if duty is not None and duty.timing == "lay_off":
         return begin_turn(new, _next_seat(state), events)
+    if duty is not None and duty.timing == STOP:
+        new.obligation = duty._replace(timing=STOP_DISCARD)  # michigan: now one discard
+        return new
     if not new.hands[seat] and not state.rules.floating:
         return end_hand(new, "went_out", seat, events)
     return new
@@ -273,6 +288,9 @@ def _exec_discard(state: HandState, action: Any, plan: Any, events: list[Event])
     new.discard = (*state.discard, card)
     new.locked = None
     rules = state.rules
+    if rules.scattered:
+        lands = scatter.landing(state.seed, len(state.actions), len(state.discard))
+        new.scatter = (*state.scatter, lands)
     if rules.discards_displayed and state.displayed[seat]:
         _hide(new, seat, (card,))
     events.append(Event("discard", seat, (("card", card),)))
@@ -282,7 +300,7 @@ def _exec_discard(state: HandState, action: Any, plan: Any, events: list[Event])
         block = rules.spec.empty_stock == "block"
         return end_hand(new, "block" if block else "last_stock_card", seat, events)
     next_seat = _next_seat(state)
-    if rules.rummy_call:
+    if rules.claims_open:
         depths = claimable_depths(new)
         n = state.num_seats
         callers = tuple((seat + offset) % n for offset in range(1, n))

@@ -44,7 +44,9 @@ from .melds import (
     switch_joker_in,
     table_accepts,
 )
+from .michigan import STOP, STOP_DISCARD
 from .oklahoma import discard_refusal, may_discard, not_your_meld, take_refusal
+from .persian import JOKER_GROUP, persian_accepts, persian_layoff_spots, resolve_persian
 from .state import HandState, Obligation, Phase
 from .wilds import card_spots, resolve_wild_meld
 
@@ -55,6 +57,10 @@ def duty_refusal(duty: Obligation) -> str:
     card = card_label(duty.card)
     if duty.timing == "lay_off":
         return f"You called Rummy on the {card}, so you must lay it off on a meld."
+    if duty.timing == STOP:
+        return f"You called Stop on the {card}, so you must lay it off on a meld first."
+    if duty.timing == STOP_DISCARD:
+        return f"You laid off the {card} after calling Stop: now discard a card."
     if duty.source == "claim":
         return f"You called Rummy on the {card}, so you must meld it or lay it off first."
     if duty.new_meld_only:
@@ -103,7 +109,7 @@ def play_problem(
     duty_met = False
     if duty is not None:
         uses = duty.card in used and (kind == "meld" or not duty.new_meld_only)
-        if duty.timing == "lay_off" and kind != "lay_off":
+        if duty.timing in ("lay_off", STOP) and kind != "lay_off":
             uses = False
         if duty.timing != "this_turn":
             if not uses:
@@ -117,7 +123,10 @@ def play_problem(
         if gained is not None:
             rest.append(gained)
         melds = _melds_after(state, seat, kind, detail, used)
-        accepts = table_accepts(melds, rules.wild_jokers, rules.group_suits_distinct)
+        if rules.persian_melds:
+            accepts = persian_accepts(melds, rules.group_suits_distinct)
+        else:
+            accepts = table_accepts(melds, rules.wild_jokers, rules.group_suits_distinct)
         if not duty_possible(rules, rest, melds, accepts, duty):
             return (
                 f"That would leave you no way to use the {card_label(duty.card)} you took from "
@@ -211,12 +220,13 @@ def validate(state: HandState, action: Action) -> tuple[Action, Any]:
 def _validate_claim(state: HandState, action: Action) -> tuple[Action, Any]:
     claim = state.claim
     seat = action.seat
+    call = state.rules.claims_word
     if state.phase is not Phase.CLAIM or claim is None:
-        raise IllegalAction("Rummy can only be called right after a discard.")
+        raise IllegalAction(f"{call} can only be called right after a discard.")
     if seat == claim.discarder:
-        raise IllegalAction("You cannot call Rummy on your own discard.")
+        raise IllegalAction(f"You cannot call {call} on your own discard.")
     if state.rules.spec.rummy_call_needs_meld and not has_melded(state, seat):
-        raise IllegalAction("You may call Rummy only once you have a meld of your own down.")
+        raise IllegalAction(f"You may call {call} only once you have a meld of your own down.")
     if seat not in state.to_act:
         raise IllegalAction("You have already passed on this discard.")
     if isinstance(action, PassClaim):
@@ -225,11 +235,11 @@ def _validate_claim(state: HandState, action: Action) -> tuple[Action, Any]:
     depth = _depth(action.depth, state.discard)
     if depth not in claim.depths:
         card = card_label(state.discard[-1 - depth])
-        if state.rules.rummy_last_discard_only:
+        if state.rules.rummy_last_discard_only or state.rules.spec.stop_call:
             raise IllegalAction(
-                "Rummy may only be called on the latest discard, to lay it off on a meld."
+                f"{call} may only be called on the latest discard, to lay it off on a meld."
                 if depth
-                else f"The {card} cannot be laid off on any meld, so Rummy cannot be called."
+                else f"The {card} cannot be laid off on any meld, so {call} cannot be called."
             )
         raise IllegalAction(
             f"The {card} fits no meld on the table and makes no meld with the cards above it, "
@@ -295,7 +305,9 @@ def _validate_play(state: HandState, action: Action) -> tuple[Action, Any]:
     if isinstance(action, Float):
         raise IllegalAction("You may only float when your hand is empty.")
     duty = state.obligation
-    if duty is not None and duty.timing == "lay_off" and not isinstance(action, LayOff):
+    if duty is not None and duty.timing in ("lay_off", STOP) and not isinstance(action, LayOff):
+        raise IllegalAction(duty_refusal(duty))
+    if duty is not None and duty.timing == STOP_DISCARD and not isinstance(action, Discard):
         raise IllegalAction(duty_refusal(duty))
     if state.floating_turn and not isinstance(action, LayOff | Discard):
         raise IllegalAction(
@@ -312,6 +324,8 @@ def _validate_play(state: HandState, action: Action) -> tuple[Action, Any]:
     assert isinstance(action, Discard)
     card = action.card
     _holds(hand, (card,))
+    if duty is not None and duty.timing == STOP_DISCARD:
+        return discard_action(seat, card), None
     if duty is not None:
         raise IllegalAction(duty_refusal(duty))
     if state.floating_turn and state.accepts().get(card):
@@ -343,7 +357,9 @@ def _validate_meld(state: HandState, action: Meld) -> tuple[Action, Any]:
         if JOKER not in cards and reading == cards:
             reading = None
     rules = state.rules
-    if state.wild is None:
+    if rules.persian_melds:
+        shape = resolve_persian(cards, reading, rules.group_suits_distinct)
+    elif state.wild is None:
         shape = resolve_meld(cards, reading, rules.wild_jokers, rules.group_suits_distinct)
     else:
         shape = resolve_wild_meld(
@@ -365,11 +381,15 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
     wild = card == JOKER or (rank is not None and card[0] == rank)
     if rules.spec.lay_off_on == "own" and meld.owners[0] != seat:
         raise IllegalAction(not_your_meld(state, meld))
-    if rank is None:
+    if rules.persian_melds:
+        spots = persian_layoff_spots(meld, card, rules.group_suits_distinct)
+    elif rank is None:
         spots = layoff_spots(meld, card, rules.wild_jokers, rules.group_suits_distinct)
     else:
         spots = card_spots(meld, card, rank, rules.wild_jokers, rules.group_suits_distinct)
     reading = action.reading
+    if reading is not None and meld.kind == JOKER_GROUP:
+        raise IllegalAction("A joker laid off on a group of jokers needs no reading.")
     if reading is not None:
         if not is_reading(reading):
             raise IllegalAction(f"{reading!r} is not a card a wild card can stand for.")
@@ -401,7 +421,7 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
         )
     spot = spots[0]
     duty = state.obligation
-    if duty is not None and duty.timing == "lay_off" and card != duty.card:
+    if duty is not None and duty.timing in ("lay_off", STOP) and card != duty.card:
         raise IllegalAction(duty_refusal(duty))
     problem = play_problem(state, seat, (card,), None, "lay_off", spot)
     if problem:

@@ -36,6 +36,7 @@ from .cards import JOKER, is_card
 from .errors import FormatError, RulesError
 from .events import Event
 from .melds import TableMeld, meld_from_parts
+from .persian import JOKER_GROUP, joker_meld_from_parts
 from .rules import Rules
 from .scoring import hand_result
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, wild_rank_for
@@ -96,6 +97,7 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
         "fronts": [list(front) for front in state.fronts],
         "wild_rank": state.wild,
         "discard": list(state.discard),
+        "scatter": list(state.scatter),
         "stock_count": len(state.stock),
         "totals": list(state.totals),
         "on_board": list(state.on_board),
@@ -114,6 +116,8 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
         },
         "end": None if state.end is None else {"reason": state.end.reason, "seat": state.end.seat},
     }
+    if state.rules.spec.single_hand_game:
+        data["running"] = [seat_score.melded for seat_score in hand_result(state).seats]
     if seat is not None:
         data["hand"] = list(state.hands[seat])
     if over:
@@ -152,9 +156,7 @@ def _action_of(event: Event) -> Action | None:
     if kind == "lay_off":
         card = event.get("card")
         read = event.get("reading")
-        return LayOff(
-            seat, card, event.get("meld"), read if card == JOKER or read != card else None
-        )
+        return LayOff(seat, card, event.get("meld"), read if read != card else None)
     if kind == "switch_joker":
         return SwitchJoker(seat, event.get("card"), event.get("meld"))
     if kind == "discard":
@@ -182,14 +184,17 @@ def melds_from_json(
     for position, item in enumerate(items, start=1):
         try:
             entries = item["cards"]
-            meld = meld_from_parts(
+            parts = (
                 int(item["id"]),
-                str(item["kind"]),
                 tuple(entry["card"] for entry in entries),
                 tuple(entry["as"] for entry in entries),
                 tuple(int(entry["owner"]) for entry in entries),
-                wild_rank,
             )
+            kind = str(item["kind"])
+            if kind == JOKER_GROUP:
+                meld = joker_meld_from_parts(*parts)
+            else:
+                meld = meld_from_parts(parts[0], kind, *parts[1:], wild_rank)
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"Meld {position} is malformed: {error}.") from error
         if meld is None or meld.id != position:
@@ -300,6 +305,7 @@ def _deal_from_view(
     state.hands = tuple(tuple(hand or ()) for hand in hands)
     state.stock = tuple(pool)
     state.discard = discard
+    state.scatter = tuple(int(mask) for mask in seen.get("scatter", ()))
     state.melds = melds
     state.fronts = fronts
     state.wild = wild

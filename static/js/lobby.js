@@ -79,6 +79,18 @@
     });
     shownFor.value = name;
     applyFixed(name);
+    applyOnlyFor();
+  }
+
+  // A house rule that means something only in some presets (partners_by_draw) is hidden
+  // for the others.
+  function applyOnlyFor() {
+    form.querySelectorAll("[data-only-for]").forEach((input) => {
+      const wrap = input.closest(".field");
+      if (wrap) {
+        wrap.hidden = !input.dataset.onlyFor.split(" ").includes(preset.value);
+      }
+    });
   }
 
   function applyPrivacy() {
@@ -96,4 +108,5 @@
   privateBox.addEventListener("change", applyPrivacy);
   applyPrivacy();
   applyFixed(preset.value);
+  applyOnlyFor();
 })();

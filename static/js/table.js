@@ -265,7 +265,8 @@
     }
     const claim = button.dataset.kind === "claim_rummy";
     pendingTake = { type: button.dataset.kind, depth: Number(button.dataset.depth) };
-    text.textContent = `${claim ? "Call Rummy and take" : "Take"} ${button.dataset.takeText}?`;
+    const call = byId("pile")?.dataset.claimWord || "Rummy";
+    text.textContent = `${claim ? `Call ${call} and take` : "Take"} ${button.dataset.takeText}?`;
     box.hidden = false;
     byId("take-confirm-yes").focus();
   }

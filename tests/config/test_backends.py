@@ -64,7 +64,7 @@ def test_it_uses_redis_for_layer_and_broker_when_redis_url_is_set(testing):
     layer = backends["CHANNEL_LAYERS"]["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     (host,) = layer["CONFIG"]["hosts"]
-    assert host == {"address": "redis://cache:6379/2", "max_connections": 2000}
+    assert host["address"] == "redis://cache:6379/2" and host["max_connections"] == 2000
     assert backends["CELERY_BROKER_URL"] == "redis://cache:6379/2"
     transport = backends["CELERY_BROKER_TRANSPORT_OPTIONS"]
     assert transport["visibility_timeout"] == BROKER_VISIBILITY_TIMEOUT_S
@@ -75,6 +75,17 @@ def test_it_sizes_the_redis_pool_for_thousands_of_sockets():
     # redis-py's own default is 100 connections and channels-redis' capacity is 100.
     assert DEFAULT_REDIS_MAX_CONNECTIONS >= 1000
     assert config["capacity"] >= 1000
+
+
+def test_redis_reads_outwait_the_layers_blocking_receive():
+    """channels-redis blocks BZPOPMIN for ``brpop_timeout`` seconds; a read timeout no longer
+    than that drops busy sockets (redis-py 8's default is 5 s, the same as the block)."""
+    from channels_redis.core import RedisChannelLayer
+
+    (host,) = choose({"REDIS_URL": "redis://r:6379/0"})["CHANNEL_LAYERS"]["default"]["CONFIG"][
+        "hosts"
+    ]
+    assert host["socket_timeout"] >= 3 * RedisChannelLayer.brpop_timeout
 
 
 def test_it_lets_the_environment_resize_the_pool():

@@ -23,7 +23,10 @@ def test_it_shows_the_player_name_and_a_log_out_button_when_logged_in(alice_clie
 def test_it_links_only_to_pages_that_exist(client):
     page = client.get("/").content.decode()
     assert 'href="/rules/"' in page and ">Lobby</a>" in page
-    assert "Leaderboards" not in page  # appears once the leaderboards page is routed
+    nav = page.split("<nav", 1)[1].split("</nav>", 1)[0]
+    for href in re.findall(r'href="(/[^"]*)"', nav):
+        assert client.get(href).status_code < 400, href
+    assert '<a href="/leaderboards/">Leaderboards</a>' in page  # routed by games (issue 7)
 
 
 def test_it_marks_the_current_page_in_the_navigation(client):

@@ -120,7 +120,9 @@ def wait_for_my_turn(page: Any, phase: str) -> None:
 
 
 def wait_for_hand_size(page: Any, size: int) -> None:
-    page.wait_for_function(f"document.querySelectorAll('#my-hand .hand-card').length === {size}")
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#my-hand .hand-card').length === {size}"
+    )
 
 
 def stack_the_deal(table_id: int) -> None:
@@ -188,7 +190,7 @@ def test_two_players_and_a_bot_play_a_hand_until_the_score_sheet(
     wait_for_my_turn(alice, "draw")
     wait_for_hand_size(alice, 7)
     # The your-turn alert: in the title, and in the live region screen readers announce.
-    alice.wait_for_function("document.title.startsWith('● Your turn')")
+    alice.wait_for_function("() => document.title.startsWith('● Your turn')")
     alice.wait_for_selector("#announcer:has-text('Your turn')", state="attached")
     assert not bob.title().startswith("●")
     alice.locator("#pile").get_by_role(
@@ -203,7 +205,7 @@ def test_two_players_and_a_bot_play_a_hand_until_the_score_sheet(
     version = alice.locator("#table-state").get_attribute("data-version")
     select(alice, "2S")
     alice.get_by_role("button", name="Discard selected").click()
-    alice.wait_for_function("document.getElementById('move-error').textContent.length > 0")
+    alice.wait_for_function("() => document.getElementById('move-error').textContent.length > 0")
     assert "9♠" in alice.locator("#move-error").inner_text()
     assert alice.locator("#table-state").get_attribute("data-version") == version
     card_button(alice, "2S").click()  # unselect

@@ -134,6 +134,8 @@ def arrange(
         history=[deal_event],
         actions=[],
     )
+    if rules.scattered:
+        data["scatter"] = [0] * len(pile)  # throw-down: nothing lies over anything (see extra)
     data.update(extra or {})
     return state_from_json(data)
 

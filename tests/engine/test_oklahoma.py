@@ -275,11 +275,11 @@ def test_going_out_concealed_scores_250_that_do_not_count_toward_the_target():
 
 def test_the_250_bonus_is_left_out_when_deciding_who_reached_1000():
     rules = make_rules("oklahoma")
-    assert not game_outcome(rules, (1100, 400), (250, 0)).over
+    assert not game_outcome(rules, (1100, 400), excluded=(250, 0)).over
     assert game_outcome(rules, (1100, 400)).over
-    outcome = game_outcome(rules, (1300, 1050), (250, 0))
+    outcome = game_outcome(rules, (1300, 1050), excluded=(250, 0))
     assert outcome.over and outcome.winners == (0,)
-    outcome = game_outcome(rules, (1200, 1050), (250, 0))
+    outcome = game_outcome(rules, (1200, 1050), excluded=(250, 0))
     assert outcome.over and outcome.winners == (1,)  # only seat 1 reached 1000 without it
 
 

@@ -70,9 +70,9 @@ MAX_STEPS = 4000
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
+def tables(draw: st.DrawFn, presets: tuple[str, ...] = ()) -> tuple[Rules, int, int]:
     """A playable table: preset, player count, a mix of options and the hand's seed."""
-    preset = draw(st.sampled_from(sorted(PRESETS)))
+    preset = draw(st.sampled_from(sorted(presets or PRESETS)))
     info = PRESETS[preset]
     players = draw(st.integers(info.min_players, info.max_players))
     options = {name: draw(st.booleans()) for name in SWITCHES}
@@ -80,6 +80,11 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
         options["rummy_call"] = True
     if preset == "rummy-school":
         options["stock_refill"] = options["pip5_scoring"] = False
+    if preset == "persian":
+        options["thirty_point_rule"] = options["pip5_scoring"] = False
+    if preset == "michigan":
+        options["rummy_call"] = options["rummy_last_discard_only"] = False
+        options["thirty_point_rule"] = False
     for name, _reason in info.fixed_options:
         options[name] = OPTIONS[name].default_for(preset)
     if not options["rummy_call"]:
@@ -174,6 +179,8 @@ def reference_in_hand(rules: Rules, card: str) -> int:
         if card[0] in "A2":
             return 20
         return 10 if card[0] in "89TJQK" else 5
+    if card == JOKER and rules.preset == "persian":
+        return 20
     if card == JOKER or card[0] == "A":
         return 15
     if rules.pip5_scoring:
@@ -184,6 +191,19 @@ def reference_in_hand(rules: Rules, card: str) -> int:
 @settings(deadline=None)
 @given(tables())
 def test_random_legal_play_keeps_every_invariant(table: tuple[Rules, int, int]) -> None:
+    check_random_hand(table)
+
+
+@settings(deadline=None, max_examples=40)
+@given(tables(("persian", "throw-down", "michigan")))
+def test_random_legal_play_keeps_every_invariant_in_the_presets_of_issue_6a(
+    table: tuple[Rules, int, int],
+) -> None:
+    check_random_hand(table)
+
+
+def check_random_hand(table: tuple[Rules, int, int]) -> None:
+    """One whole hand of random legal play, checked at every step and at the end."""
     rules, players, seed = table
     rng = random.Random(seed)
     state = new_hand(rules, players, seed % players, seed=seed)
@@ -242,6 +262,9 @@ def test_random_legal_play_keeps_every_invariant(table: tuple[Rules, int, int]) 
         assert seat.score == seat.melded - seat.in_hand + seat.bonus
         if seat.bonus:
             assert state.end.reason == "went_out" and state.end.seat == seat.seat
+        if not (rules.spec.concealed_going_out_bonus or rules.spec.in_hand_to_winner):
+            going_out = rules.spec.going_out_bonus if seat.seat == result.went_out else 0
+            assert seat.bonus == going_out
         assert seat.in_hand == sum(
             reference_in_hand(rules, card) for card in state.hands[seat.seat]
         )
@@ -253,7 +276,13 @@ def test_random_legal_play_keeps_every_invariant(table: tuple[Rules, int, int]) 
         ] + [card for owner, card, _meld in state.fronts if owner == seat.seat]
         played = [line.card for line in seat.lines if not line.reason.startswith("left in hand")]
         assert sorted(played) == sorted(melded_cards)
-        assert seat.total_after == seat.total_before + seat.counted
+        if rules.spec.partnerships:
+            side = next(side for side in result.sides if seat.seat in side.seats)
+            assert seat.total_after == side.total_after
+            partners = sum(result.seats[other].counted for other in side.seats)
+            assert side.total_after == side.total_before + partners + side.game_bonus
+        else:
+            assert seat.total_after == seat.total_before + seat.counted
 
 
 @settings(deadline=None)

@@ -7,6 +7,8 @@ to keep CI fast; the strength runs in bench/bots play thousands more.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from games import bots, engine
@@ -20,6 +22,9 @@ PRESET_SEATS = {
     "jokers": 3,
     "classic": 3,
     "rummy-school": 4,
+    "throw-down": 3,
+    "persian": 4,
+    "michigan": 3,
     "oklahoma": 3,
     "oklahoma-jokers": 4,
     "five-thousand": 5,
@@ -36,8 +41,8 @@ OPTION_SETS = [
 ]
 
 
-def _assert_finished(result, seats):
-    assert len(result.winners) == 1
+def _assert_finished(result, seats, winners=1):
+    assert len(result.winners) == winners
     assert max(result.totals) >= 100
     assert len(result.totals) == seats
     assert result.moves > 0
@@ -51,6 +56,12 @@ def test_every_playable_preset_is_covered():
 @pytest.mark.parametrize("preset", sorted(PRESET_SEATS))
 def test_each_level_finishes_a_game_of_each_preset(level, preset):
     seats = PRESET_SEATS[preset]
+    if preset == "michigan":
+        config = SimConfig(preset=preset, levels=(level,) * seats, games=1, seed=21)
+        result = play_game(replace(config, hard_playouts=HARD_PLAYOUTS), 0)
+        assert result.moves > 0 and len(result.totals) == seats and result.winners
+        assert max(result.totals) == max(result.totals[s] for s in result.winners)
+        return
     config = SimConfig(
         preset=preset,
         options=(("target", 100),),
@@ -59,7 +70,8 @@ def test_each_level_finishes_a_game_of_each_preset(level, preset):
         seed=21,
         hard_playouts=HARD_PLAYOUTS,
     )
-    _assert_finished(play_game(config, 0), seats)
+    winners = len(engine.PRESETS[preset].partnerships[0]) if preset == "persian" else 1
+    _assert_finished(play_game(config, 0), seats, winners)
 
 
 @pytest.mark.parametrize("level", bots.LEVELS)
@@ -85,6 +97,37 @@ def test_mixed_levels_finish_two_player_games_to_500():
     config = SimConfig(levels=("easy", "medium"), games=2, seed=2)
     for index in range(2):
         _assert_finished(play_game(config, index), 2)
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("persian", (("rummy_call", True), ("boathouse", True))),
+        ("persian", (("stock_refill", True), ("top_discard_free", True))),
+        ("throw-down", (("rummy_call", True), ("stock_refill", True))),
+        ("throw-down", (("floating", True), ("discards_displayed", True))),
+        ("michigan", (("boathouse", True), ("stock_refill", True))),
+        ("michigan", (("floating", True), ("top_discard_free", True))),
+    ],
+)
+def test_each_level_finishes_the_new_presets_under_options(level, preset, options):
+    seats = PRESET_SEATS[preset]
+    config = SimConfig(
+        preset=preset,
+        options=(*options, ("target", 100)),
+        levels=(level, "easy", "medium", "hard")[:seats],
+        games=1,
+        seed=9,
+        hard_playouts=HARD_PLAYOUTS,
+    )
+    if preset == "michigan":
+        config = replace(config, options=options)  # one hand: no target
+    result = play_game(config, 0)
+    if preset == "michigan":
+        assert result.moves > 0 and len(result.totals) == seats and result.winners
+        return
+    _assert_finished(result, seats, 2 if preset == "persian" else 1)
 
 
 @pytest.mark.parametrize(("preset", "seats"), [("oklahoma", 2), ("oklahoma-jokers", 4)])

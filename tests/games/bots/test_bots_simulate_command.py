@@ -65,3 +65,30 @@ def test_the_wilson_interval_contains_the_rate_and_narrows_with_more_games():
     wide = wilson(12, 20)
     assert wide[1] - wide[0] > high - low
     assert wilson(0, 10)[0] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("preset", "levels", "options"),
+    [
+        ("throw-down", "easy,medium,hard", ("--option", "target=150")),
+        ("persian", "hard,medium,easy,medium", ("--option", "target=150")),
+        ("michigan", "easy,medium,hard", ()),
+    ],
+)
+def test_bot_only_runs_of_the_new_presets_complete(preset, levels, options):
+    out, err = _run(
+        "--preset",
+        preset,
+        "--levels",
+        levels,
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--playouts",
+        "8",
+        *options,
+    )
+    assert "2/2 games" in err
+    assert f"2 games of {preset}" in out and "hands/s" in out
+    assert "stopped after" not in out

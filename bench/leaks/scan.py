@@ -1,0 +1,226 @@
+"""Hidden information at scale: bot games played in-process, every frame scanned for leaks.
+
+    .venv/bin/python -m bench.leaks.scan                       # 1,000 games to 500
+    .venv/bin/python -m bench.leaks.scan --games 50 --target 200 --processes 2
+
+Each game runs through the real move service (on an in-memory SQLite database) with easy
+bots in every seat, rotating presets (standard, jokers, classic, rummy-school) and table
+sizes (2 to 4 seats). After every move, and at every hand's end, the frame each seat and a
+spectator would receive is rendered as a socket would render it, JSON and HTML (so data-
+attributes and comments too), and scanned for any card the engine's view of that seat does
+not show: other hands and the stock, as codes, labels and spoken names. At every hand's end
+before the game's last, the finished game's replay page is asked for as each player and as a
+stranger: it must not exist until the game is over. Prints the counts and leaks (must be 0).
+The scanner is the CI test's (tests/games/test_hidden_information.py): one definition.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import re
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+PRESETS = [("standard", 2, 4), ("jokers", 2, 4), ("classic", 3, 4), ("rummy-school", 2, 4)]
+
+
+def _setup_django() -> None:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ["RUMMY_TESTING"] = "1"  # no bot delays, no hand pauses
+    os.environ["FAST_PASSWORD_HASHING"] = "1"
+    os.environ["LOG_LEVEL"] = "ERROR"  # the replay pages' expected 404s are not news
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]  # the test client's host
+
+
+def play_games(first: int, count: int, target: int, seed: int) -> dict[str, Any]:
+    """Play games ``first`` .. ``first + count - 1``; return counts and any leaks found."""
+    _setup_django()
+    from unittest import mock
+
+    from django.test import Client
+
+    from accounts.models import User
+    from games import bots, engine, presenters, selectors, services
+    from games.models import Game, Hand, Seat, Table
+    from tests.games import test_hidden_information as scanner
+    from tests.games.test_hidden_information import leaks_in_json
+
+    # Jokers are not scanned for: all of them share one code, so a joker in the stock cannot
+    # be told apart from one in a meld or in the seat's own hand, and "joker" is also a word
+    # of the rules shown on every page. The 52 other cards are scanned in every preset.
+    joker = engine.JOKER
+
+    def leaks_in_text(text: str, hidden: set[str]) -> set[str]:
+        """scanner.leaks_in_text with one regular expression for all codes instead of one
+        per code (the same answer, checked against it on every 50th frame)."""
+        if not hidden:
+            return set()
+        codes = "|".join(sorted(hidden))
+        found = set(re.findall(rf"(?<![A-Za-z0-9])({codes})(?![A-Za-z0-9])", text))
+        lowered = text.lower()
+        found |= {c for c in hidden if scanner.LABELS[c] in text or scanner.NAMES[c] in lowered}
+        totals["text_scans"] += 1
+        if totals["text_scans"] % 50 == 0:
+            assert found == scanner.leaks_in_text(text, hidden)
+        return found
+
+    def readings(payload: Any) -> set[str]:
+        """Cards a wild card stands for (in melds, and in the seat's own meld choices): the
+        frame names them as readings, which says nothing about where the real card is."""
+        found: set[str] = set()
+
+        def walk(value: Any) -> None:
+            if isinstance(value, dict):
+                if value.get("card") != value.get("as") and isinstance(value.get("as"), str):
+                    found.add(value["as"])
+                if isinstance(value.get("reading"), list):
+                    found.update(r for r in value["reading"] if isinstance(r, str))
+                elif isinstance(value.get("reading"), str):
+                    found.add(value["reading"])
+                for item in value.values():
+                    walk(item)
+            elif isinstance(value, list):
+                for item in value:
+                    walk(item)
+
+        walk(payload)
+        return found
+
+    def hidden_from(state: Any, seat: int | None) -> set[str]:
+        return scanner.hidden_from(state, seat) - {joker}
+
+    totals = {"games": 0, "hands": 0, "moves": 0, "frames": 0, "replay_checks": 0}
+    totals["text_scans"] = 0
+    leaks: list[dict[str, Any]] = []
+    stranger = User.objects.create_user(username="stranger", password="x", display_name="S")
+    strangers = Client()
+    strangers.force_login(stranger, backend="django.contrib.auth.backends.ModelBackend")
+
+    def scan(table_id: int) -> None:
+        snap = selectors.load_snapshot(table_id)
+        if snap.state is None:
+            return
+        for seat in [*range(snap.table.num_seats), None]:
+            payload, html = scanner.without_dealer_draw(
+                presenters.state_payload(snap, seat), presenters.state_html(snap, seat, None)
+            )
+            hidden = hidden_from(snap.state, seat) - readings(payload)
+            found = (
+                leaks_in_json(payload, hidden)
+                | leaks_in_text(json.dumps(payload, ensure_ascii=False), hidden)
+                | leaks_in_text(html, hidden)
+            )
+            totals["frames"] += 2
+            if found:
+                text = json.dumps(payload, ensure_ascii=False) + "\n" + html
+                where = min((text.find(c) for c in found if c in text), default=0)
+                leaks.append({"table": table_id, "version": snap.version, "seat": seat,
+                              "preset": snap.table.preset, "cards": sorted(found),
+                              "context": text[max(0, where - 150) : where + 50]})  # fmt: skip
+
+    def replay_page_hidden(game: Game, players: list[Client]) -> None:
+        for client in [*players, strangers]:
+            totals["replay_checks"] += 1
+            response = client.get(f"/games/{game.pk}/")
+            if response.status_code != 404:
+                leaks.append({"game": game.pk, "replay_page": response.status_code})
+
+    # Tasks are not needed: this loop plays every bot turn and deals every hand itself.
+    with mock.patch("games.tasks.schedule_table_work"):
+        for number in range(first, first + count):
+            rng = random.Random(seed * 100_003 + number)
+            preset, low, high = PRESETS[number % len(PRESETS)]
+            seats = low + number % (high - low + 1)
+            host = User.objects.create_user(
+                username=f"host{number}", password="x", display_name=f"Host {number}"
+            )
+            host_client = Client()
+            host_client.force_login(host, backend="django.contrib.auth.backends.ModelBackend")
+            table = services.table_create(
+                host=host, name=f"Leaks {number}", preset=preset,
+                options={"target": target}, num_seats=seats, turn_seconds=60,
+                fill_with_bots=True, bot_level="easy",
+            )  # fmt: skip
+            services.table_start(table_id=table.pk, by=host)
+            Seat.objects.filter(table=table, index=0).update(autoplay=True)
+            for _ in range(100_000):
+                scan(table.pk)
+                snap = selectors.load_snapshot(table.pk)
+                if snap.table.status != Table.Status.PLAYING:
+                    break
+                if snap.hand.status == Hand.Status.OVER:
+                    totals["hands"] += 1
+                    replay_page_hidden(snap.game, [host_client])
+                    services.hand_next(table_id=table.pk)
+                    continue
+                seat = snap.state.to_act[0]
+                legal = engine.legal_actions(snap.state, seat)
+                action = bots.choose_action("easy", engine.view(snap.state, seat), legal, rng)
+                services.move_submit(
+                    table_id=table.pk, seat=seat, action=engine.action_to_json(action),
+                    expected_version=snap.version,
+                )  # fmt: skip
+                totals["moves"] += 1
+            totals["hands"] += 1
+            totals["games"] += 1
+            selectors.clear_cache()
+            over = Game.objects.get(table=table)
+            if (
+                over.status != Game.Status.FINISHED
+                or host_client.get(f"/games/{over.pk}/").status_code != 200
+            ):
+                leaks.append({"game": over.pk, "unfinished_or_no_replay": over.status})
+    return {**totals, "leaks": leaks}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--target", type=int, default=500, help="points a game is played to")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=9)
+    args = parser.parse_args()
+    began = time.perf_counter()
+    share = -(-args.games // args.processes)
+    parts = [(i, min(share, args.games - i)) for i in range(0, args.games, share)]
+    with ProcessPoolExecutor(args.processes) as pool:
+        results = list(
+            pool.map(play_games, *zip(*parts, strict=True), [args.target] * len(parts),
+                     [args.seed] * len(parts))
+        )  # fmt: skip
+    summary = {key: sum(r[key] for r in results) for key in results[0] if key != "leaks"}
+    leaks = [leak for r in results for leak in r["leaks"]]
+    seconds = time.perf_counter() - began
+    print(
+        f"{summary['games']} games to {args.target} ({summary['hands']} hands, "
+        f"{summary['moves']} moves), {summary['frames']} frames scanned for every seat and a "
+        f"spectator, {summary['replay_checks']} replay-page requests before the game's end: "
+        f"{len(leaks)} leaks. {seconds:.0f} s on {args.processes} processes, "
+        f"Python {platform.python_version()}."
+    )
+    for leak in leaks[:20]:
+        print("LEAK", leak)
+    raise SystemExit(1 if leaks else 0)
+
+
+if __name__ == "__main__":
+    main()

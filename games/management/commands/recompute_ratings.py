@@ -1,0 +1,29 @@
+"""Rebuild every rating, game result and leaderboard total from the finished games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from games import ratings
+from games.management.progress import Progress
+
+
+class Command(BaseCommand):
+    help = (
+        "Replay every finished game in finish order and rebuild ratings and leaderboards; "
+        "the result equals what the rate_game task computed game by game."
+    )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from games.models import Game
+
+        total = Game.objects.filter(status=Game.Status.FINISHED).count()
+        bar = Progress("rating", total, stream=self.stderr._out, quiet=options["verbosity"] == 0)
+        summary = ratings.replay_all(progress=bar.update)
+        bar.close()
+        self.stdout.write(
+            f"Rated {summary['games']} games: {summary['ratings']} ratings, "
+            f"{summary['periods']} leaderboard periods."
+        )

@@ -1,0 +1,90 @@
+"""What the /rules/ pages show: every preset and every house rule, read from the engine's data.
+
+Why from the data: the presets and options are defined once, in ``games.engine``; the pages
+list them from there, so a new preset or option appears on them without editing a template.
+The explanation of each preset is written by hand, one template per preset
+(``templates/games/rules/<preset>.html``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import select_template
+
+from games import engine
+
+FALLBACK_TEMPLATE = "games/rules/_preset_fallback.html"
+
+
+def all_presets() -> dict[str, engine.PresetInfo]:
+    """Every preset: the playable ones, then those planned for a later release."""
+    return {**engine.PRESETS, **engine.PLANNED_PRESETS}
+
+
+def _value_text(info: engine.OptionInfo, value: Any) -> str:
+    if info.type == "bool":
+        return "on" if value else "off"
+    return str(value)
+
+
+def preset_rows() -> list[dict[str, Any]]:
+    """One row per preset for the index."""
+    return [
+        {
+            "name": name,
+            "title": info.title,
+            "description": info.description,
+            "source": info.source,
+            "players": _players(info),
+            "playable": name in engine.PRESETS,
+        }
+        for name, info in all_presets().items()
+    ]
+
+
+def _players(info: engine.PresetInfo) -> str:
+    if info.min_players == info.max_players:
+        return f"{info.min_players}"
+    return f"{info.min_players} to {info.max_players}"
+
+
+def option_rows(preset: str | None = None) -> list[dict[str, Any]]:
+    """One row per house rule: its default, and (for the index) where a preset differs."""
+    presets = all_presets()
+    rows = []
+    for name, info in engine.OPTIONS.items():
+        row: dict[str, Any] = {
+            "name": name,
+            "label": name.replace("_", " "),
+            "description": info.description,
+            "source": info.source,
+            "default": _value_text(info, info.default_for(preset or "standard")),
+        }
+        if info.type == "int":
+            low, high = info.allowed
+            row["allowed"] = f"{low} to {high}"
+        if preset is None:
+            row["default"] = _value_text(info, info.default)
+            row["differs"] = [
+                {"preset": other, "value": _value_text(info, info.default_for(other))}
+                for other in presets
+                if info.default_for(other) != info.default
+            ]
+        rows.append(row)
+    return rows
+
+
+def preset_page(preset: str) -> dict[str, Any] | None:
+    """The context of ``/rules/<preset>/`` (None: there is no such preset)."""
+    info = all_presets().get(preset)
+    if info is None:
+        return None
+    return {
+        "preset": info,
+        "name": preset,
+        "playable": preset in engine.PRESETS,
+        "players": _players(info),
+        "options": option_rows(preset),
+        "template": select_template([f"games/rules/{preset}.html", FALLBACK_TEMPLATE]),
+    }

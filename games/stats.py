@@ -1,0 +1,126 @@
+"""The public player page's data: a fixed handful of queries whatever the history's length.
+
+Everything comes from denormalised rows kept by ``games.ratings``: ``Rating``, the "career"
+``PlayerPeriodStats`` row and ``GameResult`` (one row per account and finished game, indexed by
+user and time); no game or hand rows are read, and nothing is aggregated at request time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models.functions import Lower
+from django.http import Http404
+
+from accounts.models import User
+from games import charts, ratings
+from games.engine.presets import PLANNED_PRESETS, PRESETS
+from games.models import GameResult, PlayerPeriodStats, Rating
+
+RECENT_GAMES = 20
+CHART_POINTS = 200
+
+
+def preset_title(name: str) -> str:
+    info = PRESETS.get(name) or PLANNED_PRESETS.get(name)
+    return info.title if info is not None else name
+
+
+def public_player(name: str) -> User:
+    """The account shown at /players/<name>/ (any letter case). Deleted accounts are gone."""
+    user = (
+        User.objects.annotate(name_lower=Lower("display_name"))
+        .filter(name_lower=name.lower(), deleted_at__isnull=True, is_active=True)
+        .only("id", "display_name", "is_bot", "date_joined")
+        .first()
+    )
+    if user is None:
+        raise Http404("There is no player with that name.")
+    return user
+
+
+@dataclass(frozen=True)
+class Profile:
+    user: User
+    ratings: list[dict[str, Any]]
+    chart_family: str
+    chart: Any
+    stats: dict[str, Any]
+    recent: list[Any]
+
+
+def profile(user: User, *, family: str | None = None) -> Profile:
+    """Four queries: ratings, career totals, recent games, the chart's history."""
+    pool = ratings.BOTS if user.is_bot else ratings.HUMANS
+    rows = list(Rating.objects.filter(user=user).order_by("family", "pool"))
+    shown = [
+        {
+            "family": r.family,
+            "title": ratings.FAMILY_TITLES.get(r.family, r.family),
+            "pool": r.pool,
+            "rating": round(r.ordinal, 1),
+            "games": r.games,
+            "provisional": ratings.is_provisional(r.games),
+        }
+        for r in rows
+        if r.pool == pool or not user.is_bot
+    ]
+    if family is not None and family not in ratings.FAMILIES:
+        raise Http404("There is no such preset family.")
+    own = [r for r in rows if r.pool == pool]
+    if family is None:
+        family = max(own, key=lambda r: (r.games, r.family)).family if own else "standard"
+    results = GameResult.objects.filter(user=user)
+    career = (
+        PlayerPeriodStats.objects.filter(
+            user=user, period=ratings.CAREER, start=ratings.ALL_TIME_START
+        ).first()
+        or PlayerPeriodStats()
+    )
+    games = career.games
+    favourite = max(career.presets.items(), key=lambda item: (item[1], item[0]), default=None)
+    stats = {
+        "games": games,
+        "wins": career.wins,
+        "win_rate": round(100 * career.wins / games) if games else None,
+        "average_hand": (
+            round(ratings.average(career.hand_points, career.hands), 1) if career.hands else None
+        ),
+        "best_hand": career.best_hand if games else None,
+        "best_total": career.best_total if games else None,
+        "favourite_preset": preset_title(favourite[0]) if favourite else None,
+    }
+    recent = list(
+        results.select_related("game__table")
+        .only(
+            "id",
+            "game_id",
+            "preset",
+            "pool",
+            "rank",
+            "won",
+            "total",
+            "ordinal_before",
+            "ordinal_after",
+            "finished_at",
+            "game__id",
+            "game__players",
+            "game__table__id",
+            "game__table__is_private",
+        )
+        .order_by("-finished_at", "-id")[:RECENT_GAMES]
+    )
+    history = list(
+        results.filter(family=family, pool=pool, ordinal_after__isnull=False)
+        .order_by("-finished_at", "-id")
+        .values_list("ordinal_after", flat=True)[:CHART_POINTS]
+    )
+    history.reverse()
+    title = ratings.FAMILY_TITLES.get(family, family)
+    chart = charts.rating_chart(
+        history, label=f"Rating of {user.display_name} in {title} over the last games"
+    )
+    for result in recent:
+        result.preset_title = preset_title(result.preset)
+    return Profile(user, shown, family, chart, stats, recent)

@@ -1,0 +1,87 @@
+"""The /rules/ pages: every preset and option from the engine's data, and one page per preset."""
+
+from __future__ import annotations
+
+import pytest
+from django.template.loader import get_template
+from django.utils.html import escape
+
+from games import engine
+from games.rules_pages import all_presets
+
+pytestmark = pytest.mark.django_db
+
+WRITTEN_HERE = (
+    "standard",
+    "jokers",
+    "classic",
+    "rummy-school",
+    "persian",
+    "michigan",
+    "throw-down",
+)
+
+
+def test_the_index_lists_every_preset_and_every_house_rule(client):
+    page = client.get("/rules/").content.decode()
+    for name, info in all_presets().items():
+        assert f'href="/rules/{name}/"' in page
+        assert escape(info.title) in page
+    for name, info in engine.OPTIONS.items():
+        assert f'id="option-{name}"' in page
+        assert escape(info.description) in page
+    assert "coming later" in page or not engine.PLANNED_PRESETS
+
+
+def test_the_index_names_the_presets_whose_defaults_differ(client):
+    page = client.get("/rules/").content.decode()
+    row = page.split('id="option-partners_by_draw"')[1].split("</tr>")[0]
+    assert "persian: on" in row
+    target = page.split('id="option-target"')[1].split("</tr>")[0]
+    assert "50 to 100000" in target
+
+
+@pytest.mark.parametrize("preset", sorted(all_presets()))
+def test_every_preset_has_its_page(client, preset):
+    assert client.get(f"/rules/{preset}/").status_code == 200
+
+
+@pytest.mark.parametrize("preset", WRITTEN_HERE)
+def test_a_preset_page_frames_its_explanation_with_the_house_rules_and_defaults(client, preset):
+    page = client.get(f"/rules/{preset}/").content.decode()
+    info = all_presets()[preset]
+    assert escape(info.title) in page and escape(info.description) in page
+    assert 'href="/rules/"' in page
+    for name in engine.OPTIONS:
+        assert f"<code>{name}</code>" in page
+
+
+@pytest.mark.parametrize("preset", WRITTEN_HERE)
+def test_each_preset_is_explained_in_its_own_template(client, preset):
+    assert get_template(f"games/rules/{preset}.html")
+    page = client.get(f"/rules/{preset}/").content.decode()
+    assert "being written" not in page
+    assert "<h2>Example</h2>" in page or "Examples</h2>" in page
+
+
+def test_the_persian_page_gives_the_worked_examples(client):
+    page = client.get("/rules/persian/").content.decode()
+    assert "four fives are worth 40" in page
+    assert "partners_by_draw</code> <strong>on" in page
+
+
+def test_an_unknown_preset_is_a_404(client):
+    assert client.get("/rules/no-such-game/").status_code == 404
+
+
+def test_table_creation_and_the_table_page_link_to_the_rules(client, alice):
+    from tests.games.conftest import start_table
+
+    client.force_login(alice)
+    lobby = client.get("/").content.decode()
+    assert 'href="/rules/throw-down/"' in lobby and 'href="/rules/"' in lobby
+    table = start_table(alice, seats=4, preset="persian")
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert 'href="/rules/persian/"' in page
+    assert "side 1, with" in page
+    assert "Draw for partners and dealer" in page

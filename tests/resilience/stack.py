@@ -1,0 +1,139 @@
+"""The real processes the fault tests start, kill and restart: Celery workers and Daphne,
+on the test database and a private Redis of the test's own (never the shared one).
+
+Each process runs in a session of its own, so a kill -9 takes its children with it (the
+worker's embedded beat) and nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from config.private_redis import PrivateRedis, free_port, start_private_redis
+from tests.conftest import skip_or_fail
+from tests.e2e.conftest import ROOT, _server_env, _wait_until_healthy
+
+# Fault tests poll with generous limits (a shared 2-core machine) but finish as soon as
+# what they wait for has happened.
+POLL_LIMIT_S = 90.0
+
+
+@pytest.fixture
+def private_redis() -> Iterator[PrivateRedis]:
+    server, reason = start_private_redis()
+    if server is None:
+        skip_or_fail(f"no private Redis: {reason}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def restart_redis(server: PrivateRedis) -> PrivateRedis:
+    """Stop the private Redis (its data is gone: it keeps none) and start a fresh one on the
+    same port, as a crashed and restarted Redis would come back."""
+    from config.private_redis import bundled_server_path, ping
+
+    server.stop()
+    data_dir = Path(tempfile.mkdtemp(prefix="rummy-redis-"))
+    command = [
+        str(bundled_server_path()), "--bind", "127.0.0.1", "--port", str(server.port),
+        "--dir", str(data_dir), "--save", "", "--appendonly", "no", "--loglevel", "warning",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    again = PrivateRedis(process=process, port=server.port, data_dir=data_dir)
+    deadline = time.monotonic() + 10
+    while not ping(server.port):
+        if time.monotonic() > deadline:
+            again.stop()
+            pytest.fail(f"Redis did not come back on port {server.port}")
+        time.sleep(0.05)
+    return again
+
+
+def stack_env(redis_url: str, **extra: str) -> dict[str, str]:
+    """A server or worker environment: the test database, the private Redis, fast tables."""
+    env = _server_env(Path(tempfile.mkdtemp(prefix="rummy-fault-")))
+    env.update(
+        REDIS_URL=redis_url,
+        LOG_LEVEL="WARNING",
+        BOT_MOVE_DELAY_MS="50",
+        HAND_PAUSE_SECONDS="0",
+        SWEEP_INTERVAL_SECONDS="1",
+        SWEEP_SLACK_SECONDS="1",
+        PYTHONPATH=str(ROOT),
+    )
+    env.update(extra)
+    return env
+
+
+class Process:
+    """One started process; ``kill`` is kill -9 of its whole session."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str]) -> None:
+        self.name = name
+        self.log = Path(tempfile.mkstemp(prefix=f"rummy-{name}-", suffix=".log")[1])
+        with self.log.open("wb") as out:
+            self.popen = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def kill(self) -> None:
+        if self.alive():
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        self.popen.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.alive():
+            os.killpg(self.popen.pid, signal.SIGTERM)
+            try:
+                self.popen.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:]
+
+
+def start_worker(env: dict[str, str], *, beat: bool = True) -> Process:
+    """``celery -A config worker`` (solo pool), with the sweeper's beat embedded if asked."""
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo"]
+    command += ["-l", "WARNING", "--without-gossip", "--without-mingle"]
+    if beat:
+        command += ["-B", "-s", str(Path(env["RUMMY_VAR_DIR"]) / "beat-schedule")]
+    return Process("worker", command, env)
+
+
+def start_daphne(env: dict[str, str], port: int | None = None) -> tuple[Process, str]:
+    port = port or free_port()
+    command = [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port)]
+    process = Process("daphne", [*command, "config.asgi:application"], env)
+    url = f"http://127.0.0.1:{port}"
+    _wait_until_healthy(url, process.popen)
+    return process, url
+
+
+def poll(what: str, done: Callable[[], bool], processes: list[Process] = ()) -> None:
+    """Wait until ``done()``; fail with the processes' output after POLL_LIMIT_S."""
+    deadline = time.monotonic() + POLL_LIMIT_S
+    while time.monotonic() < deadline:
+        if done():
+            return
+        time.sleep(0.2)
+    logs = "\n".join(f"--- {p.name}:\n{p.output()}" for p in processes)
+    pytest.fail(f"{what}: not within {POLL_LIMIT_S:.0f}s\n{logs}")
