@@ -1,33 +1,53 @@
-"""The rules page templates of oklahoma, oklahoma-jokers and five-thousand render (the view
-that serves them comes with the /rules/ pages)."""
+"""The rules pages of oklahoma, oklahoma-jokers and five-thousand: each explains its preset in
+its own template, inside the frame that lists every house rule with its default here."""
 
 from __future__ import annotations
 
-from django.template.loader import render_to_string
+import pytest
+from django.template.loader import get_template
 
 from games import engine
 
+PRESETS_B = ("oklahoma", "oklahoma-jokers", "five-thousand")
 
-def test_the_oklahoma_rules_template_renders_the_value_table_and_bonuses():
-    html = render_to_string("games/rules/oklahoma.html", {})
+
+def _page(client, preset: str) -> str:
+    response = client.get(f"/rules/{preset}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.parametrize("preset", PRESETS_B)
+def test_each_preset_has_its_own_explanation_with_an_example(client, preset):
+    assert get_template(f"games/rules/{preset}.html")
+    page = _page(client, preset)
+    assert "being written" not in page and f'id="rules-{preset}"' in page
+    assert "An example</h2>" in page
+    for name in engine.OPTIONS:
+        assert f"<code>{name}</code>" in page
+
+
+def test_the_oklahoma_page_gives_the_value_table_and_the_bonuses(client):
+    page = _page(client, "oklahoma")
     info = engine.PRESETS["oklahoma"]
-    assert "Oklahoma" in html
-    for number in (info.going_out_bonus, info.concealed_going_out_bonus, info.game_bonus):
-        assert f"<strong>{number}</strong>" in html or f"{number} more" in html
-    assert "1000" in html and "−100" in html and "−20" in html
-    assert "offered around the table" in html and "whole pile" in html
+    for number in (info.going_out_bonus, info.concealed_going_out_bonus):
+        assert f"<strong>{number}</strong>" in page
+    assert "−100" in page and "−20" in page and "200 more" in page
+    assert "offered around the table" in page and "whole pile" in page
+    assert "target</code> <strong>1000" in page
 
 
-def test_the_oklahoma_jokers_rules_template_states_the_joker_values():
-    html = render_to_string("games/rules/oklahoma-jokers.html", {})
+def test_the_oklahoma_jokers_page_states_the_joker_values(client):
+    page = _page(client, "oklahoma-jokers")
     values = engine.PRESETS["oklahoma-jokers"].values
-    assert f"<strong>{values.joker_melded}</strong>" in html
-    assert f"<strong>{values.joker_in_hand}</strong>" in html
-    assert "lowest card" in html and "take the joker" in html
+    assert f"<strong>{values.joker_melded}</strong>" in page
+    assert f"<strong>{values.joker_in_hand}</strong>" in page
+    assert "lowest card" in page and "take the joker" in page
+    assert "jokers</code> <strong>2" in page
 
 
-def test_the_five_thousand_rules_template_shows_the_deal_and_value_tables():
-    html = render_to_string("games/rules/five-thousand.html", {})
-    assert "5000 Rummy" in html
+def test_the_five_thousand_page_shows_the_deal_and_value_tables(client):
+    page = _page(client, "five-thousand")
     for words in ("2 to 9", "Ace</td><td>11", "Wild ace</td><td>200", "float"):
-        assert words in html
+        assert words in page
+    assert "target</code> <strong>5000" in page
