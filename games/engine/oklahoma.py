@@ -154,4 +154,4 @@ def going_out_bonus(state: HandState, seat: int) -> tuple[int, int, str]:
     if spec.concealed_going_out_bonus and went_out_concealed(state, seat):
         bonus = spec.concealed_going_out_bonus
         return bonus, bonus, "went out concealed (not counted toward the target)"
-    return spec.going_out_bonus, 0, "went out"
+    return spec.going_out_bonus, 0, ""  # the plain going-out bonus needs no explaining
