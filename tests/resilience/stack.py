@@ -27,8 +27,8 @@ from tests.e2e.conftest import ROOT, _server_env, _wait_until_healthy
 POLL_LIMIT_S = 90.0
 
 
-@pytest.fixture
-def private_redis() -> Iterator[PrivateRedis]:
+def run_private_redis() -> Iterator[PrivateRedis]:
+    """The body of a fixture: a Redis of the test's own, stopped afterwards."""
     server, reason = start_private_redis()
     if server is None:
         skip_or_fail(f"no private Redis: {reason}")
@@ -36,6 +36,11 @@ def private_redis() -> Iterator[PrivateRedis]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def private_redis() -> Iterator[PrivateRedis]:
+    yield from run_private_redis()
 
 
 def restart_redis(server: PrivateRedis) -> PrivateRedis:

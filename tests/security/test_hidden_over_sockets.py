@@ -144,6 +144,9 @@ async def _play_game(number: int) -> tuple[int, int]:
 
 async def test_twenty_games_over_sockets_leak_no_hidden_card(settings, monkeypatch):
     settings.HAND_PAUSE_SECONDS = 0
+    # What is sent, not how it travels, is under test here: the in-memory layer keeps the
+    # twenty games quick in the PostgreSQL + Redis pass too (the fault tests cover Redis).
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # The players move as fast as the server answers: past the per-socket rate limit
     # (tests/security/test_socket_fuzz.py pins that limit).
     monkeypatch.setattr(consumers, "RATE_PER_SECOND", 1000.0)

@@ -9,17 +9,26 @@ tasks, group memberships); Alice and the bot must play on.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 from unittest import mock
 
 import pytest
 
+from config.private_redis import PrivateRedis
 from games import selectors, services
 from games.models import Table
+from tests.e2e.test_fault_daphne import open_table, version_of
 from tests.e2e.test_table_play import card_button, on_server_side
 from tests.games.conftest import redeal
-from tests.resilience.stack import poll, restart_redis, stack_env, start_daphne, start_worker
-from tests.resilience.test_daphne_faults import open_table, version_of
+from tests.resilience.stack import (
+    poll,
+    restart_redis,
+    run_private_redis,
+    stack_env,
+    start_daphne,
+    start_worker,
+)
 
 # Every text the connection badge shows from now on (a reconnection may be brief).
 WATCH_CONNECTION = """() => {
@@ -30,6 +39,11 @@ WATCH_CONNECTION = """() => {
 }"""
 
 pytestmark = [pytest.mark.services, pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def fault_redis() -> Iterator[PrivateRedis]:
+    yield from run_private_redis()
 
 
 def alice_against_a_bot(alice) -> int:
@@ -62,12 +76,12 @@ def play_a_turn(page: Any, table_id: int, processes: list[Any]) -> int:
     return start + 2
 
 
-def test_a_redis_restart_under_play_is_recovered_from(postgres_url, private_redis, browser, alice):
+def test_a_redis_restart_under_play_is_recovered_from(postgres_url, fault_redis, browser, alice):
     table_id = alice_against_a_bot(alice)
-    env = stack_env(private_redis.url)
+    env = stack_env(fault_redis.url)
     daphne, base = start_daphne(env)
     worker = start_worker(env)
-    redis = private_redis
+    redis = fault_redis
     try:
         page = open_table(browser, alice, base, table_id)
         after = play_a_turn(page, table_id, [daphne, worker])

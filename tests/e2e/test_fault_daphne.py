@@ -16,13 +16,24 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from config.private_redis import PrivateRedis
 from games import selectors, services
 from games.models import Table
 from tests.e2e.test_table_play import card_button, on_server_side
 from tests.games.conftest import redeal
-from tests.resilience.stack import poll, stack_env, start_daphne
+from tests.resilience.stack import (
+    poll,
+    run_private_redis,
+    stack_env,
+    start_daphne,
+)
 
 pytestmark = [pytest.mark.services, pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def layer_redis() -> Iterator[PrivateRedis]:
+    yield from run_private_redis()
 
 
 def two_player_table(alice, bob, *, dealer: int) -> int:
@@ -77,8 +88,8 @@ def shows_version(page: Any, version: int) -> None:
 
 
 @pytest.fixture
-def layer_env(private_redis) -> Iterator[dict[str, str]]:
-    yield stack_env(private_redis.url)
+def layer_env(layer_redis) -> Iterator[dict[str, str]]:
+    yield stack_env(layer_redis.url)
 
 
 def test_a_restarted_web_process_is_rejoined_resynced_and_played_on(
