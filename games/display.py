@@ -170,6 +170,7 @@ def players(
     out = []
     to_act = set(view["to_act"]) if view else set()
     known = view["public_cards"]["known"] if view else []
+    fronts = view.get("fronts", []) if view else []
     for info in seats:
         index = info["index"]
         row = {
@@ -181,6 +182,7 @@ def players(
             "is_dealer": bool(view) and view["dealer"] == index,
             "to_act": index in to_act,
             "known": [card(code) for code in known[index]] if known and index != my_seat else [],
+            "fronts": [card(code) for seat, code, _meld in fronts if seat == index],
         }
         if running is not None and index < len(running):
             row["running"] = running[index]  # michigan: the score so far this hand
@@ -245,7 +247,7 @@ def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, An
             owner = entry["owner"]
             reading = entry["as"]
             stands_for = None
-            if entry["card"] == engine.JOKER:
+            if entry["card"] != reading:  # a joker or a wild card (oklahoma's deuces)
                 stands_for = engine.card_label(reading)
             items.append(
                 card(
@@ -262,6 +264,7 @@ def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, An
 def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The pile bottom to top; each card knows its depth and what taking it brings along."""
     pile = view["discard"]
+    whole_pile = _takes_whole_pile(view)
     layout = view.get("scatter") or []
     takeable = {a["depth"] for a in legal if a["type"] == "take_discard"}
     claimable = {a.get("depth", 0) for a in legal if a["type"] == "claim_rummy"}
@@ -273,12 +276,14 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
             # Throw-down: say what this card lies on, and take what lies over it.
             under = [pile[i] for i in scatter.covered_by(layout, index)]
             info["lies_over"] = cards_text(under) if under else ""
-            brings = [pile[i] for i in scatter.over(layout, index)]
+            brings, where = [pile[i] for i in scatter.over(layout, index)], "above"
+        elif whole_pile:  # oklahoma: the top card, and every card below it with it
+            brings, where = list(pile[:index]), "below"
         else:
-            brings = pile[index + 1 :]
+            brings, where = pile[index + 1 :], "above"
         if info["takeable"] or info["claimable"]:
             verb = f"Call {claim_word(view)} on" if info["claimable"] else "Take"
-            info["take_text"] = _take_text(code, brings)
+            info["take_text"] = _take_text(code, brings, where)
             info["button_html"] = format_html(
                 '<button type="button" class="pile-pick pcard pcard-{}" data-depth="{}"'
                 ' data-kind="{}" data-take-text="{}" aria-label="{} {}">{}</button>',
@@ -287,27 +292,32 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
                 "claim_rummy" if info["claimable"] else "take_discard",
                 info["take_text"],
                 verb,
-                _take_name(code, brings),
+                _take_name(code, brings, where),
                 _PIPS.get(code, ""),
             )
         out.append(info)
     return out
 
 
-def _take_text(code: str, brings: Sequence[str]) -> str:
+def _takes_whole_pile(view: dict[str, Any]) -> bool:
+    info = engine.PRESETS.get(view.get("preset", ""))
+    return bool(info and info.take_top_takes_pile)
+
+
+def _take_text(code: str, brings: Sequence[str], where: str = "above") -> str:
     if not brings:
         return f"the {card(code)['label']}"
-    return f"the {card(code)['label']} and the {len(brings)} above it: {cards_text(brings)}"
+    return f"the {card(code)['label']} and the {len(brings)} {where} it: {cards_text(brings)}"
 
 
-def _take_name(code: str, brings: Sequence[str]) -> str:
+def _take_name(code: str, brings: Sequence[str], where: str = "above") -> str:
     """The same as _take_text in words a screen reader says well."""
     name = card(code)["name"]
     if not brings:
         return f"the {name}"
     others = [card(other)["name"] for other in brings]
     listed = others[0] if len(others) == 1 else ", ".join(others[:-1]) + " and " + others[-1]
-    return f"the {name} and the {len(brings)} above it: {listed}"
+    return f"the {name} and the {len(brings)} {where} it: {listed}"
 
 
 def claim_word(view: dict[str, Any] | None) -> str:
@@ -347,6 +357,10 @@ def status_text(view: dict[str, Any], names: Sequence[str], my_seat: int | None)
     if not to_act:
         return ""
     who = _name(names, to_act[0])
+    if phase == "offer":
+        if mine:
+            return "The up-card is offered to you: take it (and play first) or pass."
+        return f"{who} may take the up-card."
     if phase == "draw":
         if mine:
             return "Your turn: draw from the stock or take from the pile."
@@ -371,7 +385,14 @@ def action_log(view: dict[str, Any], names: Sequence[str], limit: int = LOG_LINE
 
 # --- the controls ------------------------------------------------------------------------
 
-_EXTRA_ACTIONS = ("pass_claim", "decline_draw", "float", "switch_joker")
+_EXTRA_ACTIONS = (
+    "pass_claim",
+    "decline_draw",
+    "float",
+    "switch_joker",
+    "pass_upcard",
+    "play_natural",
+)
 
 
 def controls(legal: Sequence[dict[str, Any]], view: dict[str, Any] | None) -> dict[str, Any]:
@@ -405,6 +426,11 @@ def _extra_text(action: dict[str, Any], call: str = "Rummy") -> str:
         return "Do not take from the pile (ends the hand)"
     if kind == "float":
         return "Float with an empty hand"
+    if kind == "pass_upcard":
+        return "Pass on the up-card"
+    if kind == "play_natural":
+        label = card(action["card"])["label"]
+        return f"Put the {label} in front of you (for the wild card in meld {action['meld']})"
     return f"Put the {card(action['card'])['label']} in place of the joker in meld {action['meld']}"
 
 
@@ -432,6 +458,7 @@ def breakdown(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]
                 "counted": seat["counted"],
                 "total_after": seat["total_after"],
                 "bonus": seat.get("bonus", 0),
+                "bonus_reason": seat.get("bonus_reason", ""),
                 "went_out": result.get("went_out") == seat["seat"],
                 "plus": [line for line in lines if line["points"] > 0],
                 "minus": [line for line in lines if line["points"] <= 0],
@@ -517,6 +544,80 @@ def rules_summary(rules_json: dict[str, Any]) -> list[dict[str, str]]:
     return out
 
 
+def preset_notes(preset: str) -> list[str]:
+    """The preset's own rules a player must know at the table, from the preset's data."""
+    info = engine.PRESETS.get(preset)
+    if info is None:
+        return []
+    notes = []
+    if info.wild_rank == "2":
+        notes.append(
+            "Deuces are wild: a deuce stands for the card its place in the meld declares, "
+            "for good; a deuce in its own place is a natural two."
+        )
+    if info.upcard_offered:
+        notes.append("The first up-card is offered to each player in turn; the taker plays first.")
+    if info.take_top_takes_pile:
+        notes.append("Taking the top discard takes the whole pile; that top card is used at once.")
+    if info.lay_off_on == "own":
+        notes.append("You lay off only on your own melds.")
+        if info.joker_switching:
+            notes.append(
+                "A joker you melded can be taken back: put the card it stands for in its place "
+                "(the top discard may be taken for that)."
+            )
+    if info.jokers_option and info.values.joker_melded is not None:
+        notes.append(
+            f"A melded joker scores {info.values.joker_melded}; one left in hand costs "
+            f"{info.values.joker_in_hand}."
+        )
+    for code in info.undiscardable:
+        notes.append(f"The {engine.card_label(code)} may be discarded only as your last card.")
+    if info.going_out_bonus:
+        text = f"Going out (always with a discard) scores {info.going_out_bonus}"
+        if info.concealed_going_out_bonus:
+            text += (
+                f", or {info.concealed_going_out_bonus} when you meld your whole hand in one "
+                "turn (that bonus does not count toward the target)"
+            )
+        notes.append(text + ".")
+    if info.empty_stock == "block":
+        notes.append("If whoever takes the last stock card does not go out, the hand ends.")
+    if info.game_bonus:
+        notes.append(f"The winner of the game scores {info.game_bonus} more.")
+    if info.deal_face_up_count:
+        notes.append(
+            "Each deal starts with a face-up card that sets how many more cards follow "
+            "(2-9: that many, 10-K: 10, ace: 11); the dealer's face-up rank is wild."
+        )
+    if info.naturals_in_front:
+        notes.append(
+            "Hold the card a melded wild card stands for? Put it in front of you: it scores for "
+            "you and the wild card stays."
+        )
+    if info.in_hand_to_winner:
+        notes.append(
+            "Cards left in hand cost nothing: whoever goes out scores them. If the stock runs "
+            "out, only melds count."
+        )
+    if info.rummy_call_needs_meld:
+        notes.append("Only a player with a meld of their own down may call Rummy.")
+    return notes
+
+
+def wild_note(view: dict[str, Any] | None) -> str | None:
+    """The hand's wild rank in words, when it changes from hand to hand (five-thousand)."""
+    if not view or not view.get("wild_rank"):
+        return None
+    info = engine.PRESETS.get(view.get("preset", ""))
+    if info is None or info.wild_rank != "dealer":
+        return None
+    rank = view["wild_rank"]
+    name = engine.card_name(rank + "*")[4:]
+    plural = "sixes" if name == "six" else name + "s"
+    return f"This hand the {plural} are wild (the dealer's face-up card)."
+
+
 def target_text(preset: str, rules_json: dict[str, Any]) -> str:
     """What ends the game: the target score, or "one hand" where a game is a single hand."""
     info = engine.PRESETS.get(preset)
@@ -575,6 +676,7 @@ def _position(state: Any, number: int, text: str, names: Sequence[str]) -> dict[
             }
             for meld in state.melds
         ],
+        "fronts": [card(c, owner_name=_name(names, owner)) for owner, c, _meld in state.fronts],
         "discard": [card(c) for c in state.discard],
         "stock_count": len(state.stock),
     }

@@ -177,7 +177,11 @@ class TableCreateForm(forms.Form):
 
 def _option_field(info: engine.OptionInfo, preset: str) -> forms.Field:
     default = info.default_for(preset)
-    attrs = {"data-option": info.name, "data-defaults": _defaults_attr(info)}
+    attrs = {
+        "data-option": info.name,
+        "data-defaults": _defaults_attr(info),
+        "data-fixed": _fixed_attr(info),
+    }
     only_for = _only_for(info)
     if only_for:
         attrs["data-only-for"] = " ".join(only_for)
@@ -212,6 +216,17 @@ def _only_for(info: engine.OptionInfo) -> list[str]:
 def _defaults_attr(info: engine.OptionInfo) -> str:
     """ "standard=500 jokers=500 ...": each preset's default, for the page script."""
     return " ".join(f"{name}={_attr_value(info.default_for(name))}" for name in engine.PRESETS)
+
+
+def _fixed_attr(info: engine.OptionInfo) -> str:
+    """ "oklahoma five-thousand": the presets whose own rules settle this option (the page
+    script hides it there; the engine refuses a change with the reason)."""
+    fixed = []
+    for name, preset in engine.PRESETS.items():
+        settled = {option for option, _why in preset.fixed_options}
+        if info.name in settled or (info.name == "jokers" and not preset.jokers_option):
+            fixed.append(name)
+    return " ".join(fixed)
 
 
 def _attr_value(value: Any) -> str:

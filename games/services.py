@@ -666,8 +666,8 @@ def _score_hand(table: Table, hand: Hand, game: Game, state: Any) -> bool:
     hand.status = Hand.Status.OVER
     hand.result = result.to_json()
     hand.finished_at = now
-    game.totals = list(result.totals)
     game.on_board = list(result.on_board)
+    game.totals = list(result.totals)
     if table.hands_per_game:
         # A fixed number of hands: the target does not end it; tied leaders share the win.
         if hand.number < table.hands_per_game:
@@ -675,7 +675,14 @@ def _score_hand(table: Table, hand: Hand, game: Game, state: Any) -> bool:
         best = max(game.totals)
         winners = [seat for seat, total in enumerate(game.totals) if total == best]
     else:
-        outcome = engine.game_outcome(engine.Rules.from_json(game.rules), game.totals)
+        rules = engine.Rules.from_json(game.rules)
+        excluded = None
+        if rules.spec.concealed_going_out_bonus:  # oklahoma: the 250 does not count toward 1000
+            earlier = Hand.objects.filter(game=game, status=Hand.Status.OVER).exclude(pk=hand.pk)
+            results = [*earlier.values_list("result", flat=True), hand.result]
+            excluded = engine.excluded_totals(results, len(result.totals))
+        outcome, totals = engine.settle_game(rules, result.totals, excluded)
+        game.totals = list(totals)  # with the winner's game bonus (oklahoma 200)
         if not outcome.over:
             return False
         winners = list(outcome.winners)

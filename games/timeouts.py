@@ -1,6 +1,7 @@
 """What the turn clock plays for a player who ran out of time: safe, predictable, legal.
 
-Draw from the stock; if a card taken from the pile must still be used, its first legal use;
+Pass on an offered up-card (oklahoma) or a Rummy call; draw from the stock; if a card taken
+from the pile must still be used, its first legal use;
 otherwise discard the card that would cost the most left in hand. Pure: a seat's view and
 its legal actions in, one of those actions out (like the bots).
 """
@@ -16,7 +17,7 @@ from games.engine.scoring import in_hand_line
 def timeout_action(view: dict[str, Any], legal: list[engine.Action]) -> engine.Action:
     if not legal:
         raise ValueError("There is nothing this seat may do.")
-    for kind in (engine.PassClaim, engine.DrawStock):
+    for kind in (engine.PassClaim, engine.PassUpcard, engine.DrawStock):
         for action in legal:
             if isinstance(action, kind):
                 return action
@@ -40,6 +41,6 @@ def timeout_action(view: dict[str, Any], legal: list[engine.Action]) -> engine.A
 def _uses(action: engine.Action, card: str) -> bool:
     if isinstance(action, engine.Meld):
         return card in action.cards
-    if isinstance(action, engine.LayOff | engine.SwitchJoker):
+    if isinstance(action, engine.LayOff | engine.SwitchJoker | engine.PlayNatural):
         return action.card == card
     return False

@@ -19,6 +19,7 @@ from games.engine.cards import JOKER, RANK_INDEX, SUITS
 from games.engine.melds import MeldShape, code_at, meld_exists_with, resolve_meld
 from games.engine.persian import resolve_persian
 from games.engine.scatter import taken_at
+from games.engine.wilds import resolve_wild_meld
 
 from .legal import LegalMoves
 from .partition import Partition, best_partition, going_out_split
@@ -214,9 +215,17 @@ def _play_points(seen: SeatView, action: Action) -> int:
         rules = seen.rules
         if rules.persian_melds:
             shape = resolve_persian(action.cards, action.reading, rules.group_suits_distinct)
-        else:
+        elif seen.wild is None:
             shape = resolve_meld(
                 action.cards, action.reading, rules.wild_jokers, rules.group_suits_distinct
+            )
+        else:
+            shape = resolve_wild_meld(
+                action.cards,
+                action.reading,
+                seen.wild,
+                rules.wild_jokers,
+                rules.group_suits_distinct,
             )
         return _shape_value(seen, shape)
     if isinstance(action, LayOff):

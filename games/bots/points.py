@@ -52,8 +52,11 @@ def reading_points(values: CardValues, card: str, read: str, kind: str, low_ace:
         if kind == "group":
             return values.ace_group
         return values.ace_low if low_ace else values.ace_high
-    if card != JOKER:
+    if card == read or (card != JOKER and read[1] == "*" and read[0] == card[0]):
         return natural_table(values)[card]
+    for wild_for, points in values.wild_as:
+        if wild_for == read and card != JOKER:
+            return points
     return values.pips[RANK_INDEX[read[0]]]
 
 

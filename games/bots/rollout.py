@@ -35,7 +35,6 @@ from games.engine.exact_takes import taken_cards
 from games.engine.melds import LayOffSpot
 from games.engine.moves import apply, legal_actions, take_depths
 from games.engine.partnerships import side_of
-from games.engine.persian import JOKER_GROUP
 from games.engine.state import HandState, Phase
 from games.engine.views import known_holdings
 
@@ -155,14 +154,13 @@ def _quick_draw(state: HandState, seat: int) -> Action:
 
 def _meld_action(seat: int, shape: object) -> Meld:
     cards = shape.cards  # type: ignore[attr-defined]
-    wild = JOKER in cards and shape.kind != JOKER_GROUP  # type: ignore[attr-defined]
-    reading = shape.reading if wild else None  # type: ignore[attr-defined]
-    return Meld(seat, cards, reading)
+    reading = shape.reading  # type: ignore[attr-defined]
+    return Meld(seat, cards, None if reading == cards else reading)
 
 
 def _layoff_action(seat: int, card: str, spot: LayOffSpot) -> LayOff:
-    wild = card == JOKER and spot.end != JOKER_GROUP
-    return LayOff(seat, card, spot.meld, spot.reading if wild else None)
+    reading = spot.reading if spot.reading != card else None
+    return LayOff(seat, card, spot.meld, reading)
 
 
 def _play_wishes(state: HandState, seat: int) -> list[Action]:

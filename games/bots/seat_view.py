@@ -18,6 +18,7 @@ from games.engine.melds import TableMeld, table_accepts
 from games.engine.persian import persian_accepts
 from games.engine.rules import Rules
 from games.engine.views import melds_from_json
+from games.engine.wilds import wild_accepts
 
 REQUIRED_KEYS = (
     "format",
@@ -73,20 +74,30 @@ class SeatView:
     known: tuple[tuple[str, ...], ...]
     scatter: tuple[int, ...] = ()
     """Throw-down: the layout of the discard area (see games.engine.scatter)."""
+    wild: str | None = None
+    """The rank whose cards are wild this hand (oklahoma's deuces, 5000's dealer rank)."""
+    fronts: tuple[str, ...] = ()
+    """Natural cards played in front of the seats (five-thousand)."""
 
     def next_seat(self) -> int:
         return (self.seat + 1) % self.num_seats
 
     def accepts(self) -> dict[str, list[Any]]:
         """Card code -> the lay-off spots for it on the table now."""
-        if self.rules.persian_melds:
-            return persian_accepts(self.melds, self.rules.group_suits_distinct)
-        return _accepts_for(self.melds, self.rules.wild_jokers, self.rules.group_suits_distinct)
+        rules = self.rules
+        if rules.persian_melds:
+            return persian_accepts(self.melds, rules.group_suits_distinct)
+        if self.wild is not None:
+            return wild_accepts(
+                self.melds, self.wild, rules.wild_jokers, rules.group_suits_distinct
+            )
+        return _accepts_for(self.melds, rules.wild_jokers, rules.group_suits_distinct)
 
     def visible_cards(self) -> Counter[str]:
         """Every card this seat can place: its hand, the table, the pile, others' known cards."""
         seen: Counter[str] = Counter(self.hand)
         seen.update(self.discard)
+        seen.update(self.fronts)
         for meld in self.melds:
             seen.update(meld.cards)
         for other, cards in enumerate(self.known):
@@ -160,7 +171,7 @@ def read_view(view: object) -> SeatView:
             to_act=tuple(view["to_act"]),
             hand=tuple(view["hand"]),
             hand_sizes=tuple(view["hand_sizes"]),
-            melds=melds_from_json(view["melds"]),
+            melds=melds_from_json(view["melds"], view.get("wild_rank")),
             discard=tuple(view["discard"]),
             stock_count=int(view["stock_count"]),
             totals=tuple(view["totals"]),
@@ -168,6 +179,8 @@ def read_view(view: object) -> SeatView:
             locked=view.get("locked"),
             known=tuple(tuple(cards) for cards in view["public_cards"]["known"]),
             scatter=tuple(int(mask) for mask in view.get("scatter", ())),
+            wild=view.get("wild_rank"),
+            fronts=tuple(card for _seat, card, _meld in view.get("fronts", ())),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ViewError(f"This seat's view is malformed: {error}") from error

@@ -27,7 +27,14 @@ Moves
     Actions are frozen dataclasses with a ``seat``: ``DrawStock``, ``TakeDiscard(depth)``
     (0 = top), ``Meld(cards, reading=None)``, ``LayOff(card, meld, reading=None)`` (meld ids
     start at 1), ``SwitchJoker(card, meld)``, ``Discard(card)``, ``ClaimRummy(depth)``,
-    ``PassClaim``, ``CloseClaims`` (seat -1, the table clock), ``DeclineDraw``, ``Float``.
+    ``PassClaim``, ``CloseClaims`` (seat -1, the table clock), ``DeclineDraw``, ``Float``,
+    ``PassUpcard`` (oklahoma's offered up-card), ``PlayNatural(card, meld)`` (five-thousand:
+    the natural card of a melded wild card, put down in front).
+
+Wild ranks
+    ``state.wild`` is the rank whose cards are wild this hand besides jokers: oklahoma's deuces,
+    five-thousand's dealer's face-up rank. They go through the joker machinery (``wilds``): a
+    card of that rank reading as itself in a meld is a natural card.
     ``legal_actions(state, seat)`` lists every legal move in canonical form (a reading only
     where a wild card is involved); ``apply(state, action) -> (state, events)`` or
     ``IllegalAction(reason)`` with the state untouched. ``action_to_json`` /
@@ -70,6 +77,8 @@ from .actions import (
     LayOff,
     Meld,
     PassClaim,
+    PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
     action_from_json,
@@ -110,7 +119,16 @@ from .records import (
     state_to_json,
 )
 from .rules import OPTIONS, OptionInfo, Rules, make_rules
-from .scoring import GameOutcome, HandResult, ScoreLine, SeatScore, game_outcome, hand_result
+from .scoring import (
+    GameOutcome,
+    HandResult,
+    ScoreLine,
+    SeatScore,
+    excluded_totals,
+    game_outcome,
+    hand_result,
+    settle_game,
+)
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, new_hand, stack_deck
 from .views import actions_from_history, deal_from_view, known_holdings, view
 
@@ -148,7 +166,9 @@ __all__ = [
     "OptionInfo",
     "PartnershipDraw",
     "PassClaim",
+    "PassUpcard",
     "Phase",
+    "PlayNatural",
     "PresetInfo",
     "Rules",
     "RulesError",
@@ -167,6 +187,7 @@ __all__ = [
     "card_name",
     "deal_from_view",
     "describe_action",
+    "excluded_totals",
     "finish_hand",
     "first_dealer_draw",
     "game_outcome",
@@ -183,6 +204,7 @@ __all__ = [
     "parse_record",
     "partnership_draw",
     "replay",
+    "settle_game",
     "side_of",
     "sort_cards",
     "stack_deck",

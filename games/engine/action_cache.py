@@ -13,7 +13,6 @@ from .actions import (
     LayOff,
     Meld,
 )
-from .cards import JOKER
 from .melds import (
     LayOffSpot,
     MeldShape,
@@ -49,13 +48,13 @@ def discard_action(seat: int, card: str) -> Discard:
 
 
 def meld_action(seat: int, shape: MeldShape) -> Meld:
-    # A group of jokers (persian) stands for nothing else, so it has no reading.
-    reading = shape.reading if JOKER in shape.cards and shape.kind != "jokers" else None
-    action: Meld = cached(Meld, seat, shape.cards, reading)
+    cards = shape.cards
+    reading = None if shape.reading is cards or shape.reading == cards else shape.reading
+    action: Meld = cached(Meld, seat, cards, reading)
     return action
 
 
 def layoff_action(seat: int, card: str, spot: LayOffSpot) -> LayOff:
-    reading = spot.reading if card == JOKER and spot.end != "jokers" else None
+    reading = spot.reading if spot.reading != card else None
     action: LayOff = cached(LayOff, seat, card, spot.meld, reading)
     return action

@@ -103,6 +103,23 @@ class DeclineDraw:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayNatural:
+    """Put ``card`` in front of you: the natural card a wild card in meld ``meld`` stands for
+    (five-thousand). It scores for you; the wild card stays where it is."""
+
+    seat: int
+    card: str
+    meld: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassUpcard:
+    """Decline the offered first up-card (oklahoma): the offer moves on to the left."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Float:
     """End a turn with an empty hand (option floating)."""
 
@@ -121,6 +138,8 @@ Action: TypeAlias = (
     | CloseClaims
     | DeclineDraw
     | Float
+    | PassUpcard
+    | PlayNatural
 )
 
 ACTION_TYPES: dict[str, type[Any]] = {
@@ -135,6 +154,8 @@ ACTION_TYPES: dict[str, type[Any]] = {
     "close_claims": CloseClaims,
     "decline_draw": DeclineDraw,
     "float": Float,
+    "pass_upcard": PassUpcard,
+    "play_natural": PlayNatural,
 }
 TYPE_NAMES: dict[type[Any], str] = {cls: name for name, cls in ACTION_TYPES.items()}
 
@@ -151,6 +172,8 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "close_claims": (frozenset(), frozenset()),
     "decline_draw": (frozenset(), frozenset()),
     "float": (frozenset(), frozenset()),
+    "pass_upcard": (frozenset(), frozenset()),
+    "play_natural": (frozenset({"card", "meld"}), frozenset()),
 }
 
 
@@ -171,7 +194,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
         data["meld"] = action.meld
         if action.reading is not None:
             data["reading"] = action.reading
-    elif isinstance(action, SwitchJoker):
+    elif isinstance(action, SwitchJoker | PlayNatural):
         data["card"] = action.card
         data["meld"] = action.meld
     elif isinstance(action, Discard):
@@ -232,11 +255,13 @@ def action_from_json(data: object, seat: int) -> Action:
         if not isinstance(reading, list) or len(reading) != len(parsed):
             raise IllegalAction("'reading' must list one card for each card of the meld.")
         return Meld(seat, parsed, tuple(_reading_field(card) for card in reading))
-    if kind in ("lay_off", "switch_joker"):
+    if kind in ("lay_off", "switch_joker", "play_natural"):
         card = _card_field(data["card"])
         meld = _int_field(data, "meld", 1)
         if kind == "switch_joker":
             return SwitchJoker(seat, card, meld)
+        if kind == "play_natural":
+            return PlayNatural(seat, card, meld)
         reading = data.get("reading")
         return LayOff(seat, card, meld, None if reading is None else _reading_field(reading))
     if kind == "discard":
@@ -274,6 +299,9 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
         if layout and pile is not None and action.depth < len(pile):
             above = len(over(layout, len(pile) - 1 - action.depth))  # throw-down
         tail = "" if above == 0 else f" and {above} card{'s' if above > 1 else ''} above it"
+        rules = getattr(state, "rules", None)
+        if rules is not None and rules.spec.take_top_takes_pile and pile and len(pile) > 1:
+            return f"{who} took the {card_label(pile[-1])} and the whole pile with it"
         if pile is not None and action.depth < len(pile):
             card = card_label(pile[-1 - action.depth])
             return f"{who} {verb} the {card}{tail} from the pile"
@@ -298,4 +326,11 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
         return "The time to call Rummy ran out"
     if isinstance(action, DeclineDraw):
         return f"{who} chose not to take from the pile, which ends the hand"
+    if isinstance(action, PassUpcard):
+        return f"{who} passed on the up-card"
+    if isinstance(action, PlayNatural):
+        return (
+            f"{who} put the {card_label(action.card)} down in front, for the wild card in meld "
+            f"{action.meld}"
+        )
     return f"{who} floats with an empty hand"

@@ -12,6 +12,7 @@ from itertools import combinations
 
 from . import exact_takes
 from .cards import JOKER, RANK_INDEX, SUIT_INDEX
+from .five_thousand import natural_melds
 from .melds import (
     MAX_RUN,
     POSITION_BITS,
@@ -22,8 +23,10 @@ from .melds import (
     switch_joker_in,
 )
 from .michigan import stop_depths
+from .oklahoma import pile_take_depths
 from .rules import Rules
 from .state import HandState, Obligation
+from .wilds import mask
 
 # Taking from the pile --------------------------------------------------------------------------
 
@@ -100,6 +103,8 @@ def take_depths(state: HandState, seat: int) -> list[int]:
     if not pile or state.floating_turn:
         return []
     rules = state.rules
+    if rules.spec.take_top_takes_pile:
+        return pile_take_depths(state, seat)
     hand = state.hands[seat]
     stock_empty = not state.stock
     free_top = rules.top_discard_free and not stock_empty
@@ -110,10 +115,16 @@ def take_depths(state: HandState, seat: int) -> list[int]:
             for depth in range(len(pile))
             if (depth == 0 and free_top) or _this_turn_take_ok(state, seat, depth)
         ]
-    wild = rules.wild_jokers
+    wild_rank = state.wild
+    wild = rules.wild_jokers or wild_rank is not None
     distinct = rules.group_suits_distinct
     must_discard = rules.must_discard_to_go_out
     accepts = {} if rules.deepest_card_new_meld else state.accepts()
+    if wild_rank is not None:  # cards of the wild rank count as jokers, looked up by their code
+        hand = mask(hand, wild_rank)
+        pile = mask(pile, wild_rank)
+    real = state.discard
+    naturals = rules.spec.naturals_in_front and not rules.deepest_card_new_meld and state.melds
     info = _CARD_INFO
     by_rank: dict[str, int] = {}
     by_suit: dict[str, int] = {}
@@ -133,7 +144,12 @@ def take_depths(state: HandState, seat: int) -> list[int]:
     for depth, card in enumerate(reversed(pile)):
         size += 1
         if card == JOKER:
-            if (depth == 0 and free_top) or card in accepts:
+            code = real[-1 - depth]
+            if (
+                (depth == 0 and free_top)
+                or code in accepts
+                or (naturals and natural_melds(state, code))
+            ):
                 depths.append(depth)
             elif (size > 3 or room) and wild:
                 above = pile[len(pile) - depth :]
@@ -145,7 +161,11 @@ def take_depths(state: HandState, seat: int) -> list[int]:
         rank, suit, suit_bit, position_bits, windows = info[card]
         counted = by_rank.get(rank, 0)
         present = by_suit.get(suit, 0)
-        if (depth == 0 and free_top) or card in accepts:
+        if (
+            (depth == 0 and free_top)
+            or card in accepts
+            or (naturals and natural_melds(state, card))
+        ):
             depths.append(depth)
         elif size > 3 or room:
             others = (counted & ~suit_bit).bit_count() if distinct else counted

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import card_label, labels
+from .cards import RANK_LABELS, card_label, labels
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,14 @@ class Event:
         """The event as a sentence for the table's log."""
         who = _who(names, self.seat)
         kind = self.kind
+        if kind == "deal" and self.get("face_up"):
+            shown = ", ".join(card_label(card) for card in self.get("face_up"))
+            rank = self.get("wild_rank")
+            return (
+                f"{who} dealt; the face-up cards were {shown}, so every "
+                f"{RANK_LABELS.get(rank, rank)} is wild; the {card_label(self.get('upcard'))} "
+                "starts the pile"
+            )
         if kind == "deal":
             return (
                 f"{who} dealt {self.get('cards_each')} cards each; "
@@ -57,6 +65,13 @@ class Event:
             )
         if kind == "draw_stock":
             return f"{who} drew from the stock"
+        if kind == "take_discard" and self.get("depth") == 0 and len(self.get("cards")) > 1:
+            cards = self.get("cards")  # oklahoma: the top card, and the whole pile with it
+            below = len(cards) - 1
+            return (
+                f"{who} took the {card_label(cards[-1])} and the whole pile with it "
+                f"({below} card{'s' if below > 1 else ''} below it)"
+            )
         if kind in ("take_discard", "claim_rummy"):
             cards = self.get("cards")
             above = len(cards) - 1
@@ -65,12 +80,12 @@ class Event:
             return f"{who} {verb} the {card_label(cards[0])}{tail} from the pile"
         if kind == "meld":
             text = f"{who} melded {labels(self.get('cards'))} (meld {self.get('meld')})"
-            if "JK" in self.get("cards"):
+            if tuple(self.get("cards")) != tuple(self.get("reading")):
                 text += f" as {labels(self.get('reading'))}"
             return text
         if kind == "lay_off":
             text = f"{who} laid off the {card_label(self.get('card'))} on meld {self.get('meld')}"
-            if self.get("card") == "JK":
+            if self.get("card") != self.get("reading"):
                 text += f" as {card_label(self.get('reading'))}"
             return text
         if kind == "switch_joker":
@@ -92,6 +107,13 @@ class Event:
             return f"{who} did not take from the pile"
         if kind == "float":
             return f"{who} floats with an empty hand"
+        if kind == "pass_upcard":
+            return f"{who} passed on the up-card"
+        if kind == "play_natural":
+            return (
+                f"{who} put the {card_label(self.get('card'))} down in front, for the wild card "
+                f"in meld {self.get('meld')}"
+            )
         if kind == "hand_over":
             return _ending(self.get("reason"), who)
         return f"{kind} ({who})"
@@ -110,6 +132,10 @@ def _ending(reason: str, who: str) -> str:
         return f"{who} went out; the hand is over"
     if reason == "last_stock_card":
         return "The last card of the stock was drawn; the hand is over"
+    if reason == "stock_out":
+        return "The stock ran out; the hand is over and only melds count"
+    if reason == "block":
+        return f"{who} took the last stock card and did not go out: a block ends the hand"
     if reason == "declined":
         return f"The stock is empty and {who} did not take from the pile; the hand is over"
     return f"The stock is empty and {who} cannot take from the pile; the hand is over"

@@ -50,6 +50,8 @@ def taken_cards(state: HandState, depth: int) -> tuple[str, ...]:
     pile = state.discard
     if state.rules.scattered:
         return taken_at(pile, state.scatter, depth)
+    if state.rules.spec.take_top_takes_pile and pile:  # oklahoma: the whole pile comes along
+        return (pile[-1], *pile[:-1])
     return tuple(pile[len(pile) - 1 - depth :])
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from .cards import JOKER, RANK_INDEX
 from .errors import IllegalAction, RulesError
 from .rules import Rules
-from .scoring import GameOutcome, game_outcome, hand_result
+from .scoring import GameOutcome, game_outcome, hand_result, settle_game
 from .state import HandState, Phase, new_hand
 
 
@@ -44,7 +44,8 @@ class DealerDraw:
 def first_dealer_draw(rules: Rules, num_seats: int, seed: int | None = None) -> DealerDraw:
     """Each seat draws a card from a shuffled deck; lowest deals (ace low); ties draw again.
 
-    A joker drawn is put aside and the seat draws again in the same round.
+    A joker drawn is put aside and the seat draws again in the same round, except where the
+    preset counts a joker lowest (oklahoma-jokers).
     """
     rules.validate_players(num_seats)
     if seed is None:
@@ -55,16 +56,21 @@ def first_dealer_draw(rules: Rules, num_seats: int, seed: int | None = None) -> 
     random.Random(f"{seed}/first-dealer").shuffle(deck)
     drawing = list(range(num_seats))
     rounds: list[tuple[tuple[int, str], ...]] = []
+    joker_lowest = rules.spec.joker_lowest_in_draw
+
+    def rank(card: str) -> int:
+        return 0 if card == JOKER else RANK_INDEX[card[0]]
+
     while True:
         drawn: list[tuple[int, str]] = []
         for seat in drawing:
             card = deck.pop()
-            while card == JOKER:
+            while card == JOKER and not joker_lowest:
                 card = deck.pop()
             drawn.append((seat, card))
         rounds.append(tuple(drawn))
-        lowest = min(RANK_INDEX[card[0]] for _seat, card in drawn)
-        drawing = [seat for seat, card in drawn if RANK_INDEX[card[0]] == lowest]
+        lowest = min(rank(card) for _seat, card in drawn)
+        drawing = [seat for seat, card in drawn if rank(card) == lowest]
         if len(drawing) == 1:
             return DealerDraw(tuple(rounds), drawing[0], seed)
 
@@ -81,10 +87,17 @@ class GameState:
     hands_played: int = 0
     scores: tuple[tuple[int, ...], ...] = ()
     """Each finished hand's counted scores, in order."""
+    excluded: tuple[int, ...] = ()
+    """Per seat, points in the totals that do not count toward the target (oklahoma)."""
 
     @property
     def outcome(self) -> GameOutcome:
-        return game_outcome(self.rules, self.totals, hands_played=self.hands_played)
+        return game_outcome(
+            self.rules,
+            self.totals,
+            hands_played=self.hands_played,
+            excluded=self.excluded or None,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,6 +108,7 @@ class GameState:
             "on_board": list(self.on_board),
             "hands_played": self.hands_played,
             "scores": [list(scores) for scores in self.scores],
+            "excluded": list(self.excluded),
         }
 
 
@@ -129,10 +143,16 @@ def finish_hand(game: GameState, hand: HandState) -> GameState:
     ):
         raise IllegalAction("That hand does not belong to this game's next deal.")
     result = hand_result(hand)
+    excluded = tuple(
+        before + now
+        for before, now in zip(game.excluded or (0,) * game.num_seats, result.excluded, strict=True)
+    )
+    _outcome, totals = settle_game(game.rules, result.totals, excluded)
     return replace(
         game,
         dealer=next_dealer(game.rules, game.dealer, game.num_seats),
-        totals=result.totals,
+        totals=totals,
+        excluded=excluded if any(excluded) else game.excluded,
         on_board=result.on_board,
         hands_played=game.hands_played + 1,
         scores=(*game.scores, tuple(seat.counted for seat in result.seats)),

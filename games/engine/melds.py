@@ -289,20 +289,24 @@ def resolve_meld(
     reading: tuple[str, ...] | None,
     wild_jokers: bool,
     distinct: bool,
+    shown: tuple[str, ...] | None = None,
 ) -> MeldShape:
     """The meld these cards make, or IllegalAction saying why not or what to clarify.
 
     Laying cards out in order is the declaration: ``reading`` is needed only when the cards can
     be read more than one way (a 9 with two jokers: a group, or one of three runs).
+    ``shown``: the cards as the player laid them, when ``cards`` stands wild cards of a wild
+    rank in as jokers (see ``wilds``); messages then name the real cards.
     """
+    wild_word = "joker" if shown is None or JOKER in shown else "wild card"
     if len(cards) < 3:
         raise IllegalAction("A meld needs at least three cards.")
     jokers = cards.count(JOKER)
     if jokers and not wild_jokers:
         raise IllegalAction("Jokers are not wild in this game, so they cannot be melded.")
     if jokers == len(cards):
-        raise IllegalAction("A meld needs at least one natural card besides its jokers.")
-    described = labels(cards)
+        raise IllegalAction(f"A meld needs at least one natural card besides its {wild_word}s.")
+    described = labels(shown if shown is not None else cards)
     if reading is not None:
         if len(reading) != len(cards):
             raise IllegalAction("Say what each card of the meld stands for, one for each card.")
@@ -316,7 +320,7 @@ def resolve_meld(
         if same_rank:
             group = _group_shape(cards, reading, distinct)
             if group is None:
-                raise IllegalAction(_group_problem(cards, distinct))
+                raise IllegalAction(_group_problem(shown if shown is not None else cards, distinct))
             return group
         run = _run_shape(cards, reading)
         if run is None:
@@ -340,13 +344,13 @@ def resolve_meld(
         return shapes[0]
     if shapes:
         raise IllegalAction(
-            f"{described} can be read more than one way: say which card each joker stands for"
+            f"{described} can be read more than one way: say which card each {wild_word} stands for"
             if jokers
             else f"{described} can be read more than one way: lay the ace at the end you mean"
         )
     if all(card[0] == naturals[0][0] for card in naturals):
-        raise IllegalAction(_group_problem(cards, distinct))
-    hint = " Lay the cards out in order, each joker in the place it takes." if jokers else ""
+        raise IllegalAction(_group_problem(shown if shown is not None else cards, distinct))
+    hint = f" Lay the cards out in order, each {wild_word} in the place it takes." if jokers else ""
     raise IllegalAction(
         f"{described} do not form a meld: a run needs three or more cards of one suit in a "
         "row (the ace only at either end) and a group three or four cards of one rank." + hint
@@ -410,7 +414,7 @@ def layoff_spots(meld: TableMeld, card: str, wild_jokers: bool, distinct: bool) 
     if meld.kind == "group":
         if card[0] != meld.rank or size >= MAX_GROUP:
             return spots
-        if distinct and any(natural[1] == card[1] for natural in meld.cards if natural != JOKER):
+        if distinct and any(read[1] == card[1] for read in meld.reading):
             return spots
         spots.append(LayOffSpot(meld.id, card, "group"))
         return spots
@@ -496,9 +500,7 @@ def joker_slot_for(meld: TableMeld, card: str, distinct: bool) -> int | None:
             if read == card:
                 return index
         elif read[0] == card[0]:
-            if distinct and any(
-                natural[1] == card[1] for natural in meld.cards if natural != JOKER
-            ):
+            if distinct and any(other[1] == card[1] for other in meld.reading):
                 return None
             return index
     return None
@@ -560,21 +562,27 @@ def meld_from_parts(
     cards: tuple[str, ...],
     reading: tuple[str, ...],
     owners: tuple[int, ...],
+    wild_rank: str | None = None,
 ) -> TableMeld | None:
-    """Rebuild a table meld from stored parts; None when they do not make that kind of meld."""
+    """Rebuild a table meld from stored parts; None when they do not make that kind of meld.
+
+    ``wild_rank``: cards of this rank may stand for another card, like jokers (oklahoma's
+    deuces); one reading as itself is a natural card.
+    """
     if len(cards) < 3 or not (len(cards) == len(reading) == len(owners)):
         return None
-    if all(card == JOKER for card in cards):
+    if not any(card != JOKER and card == read for card, read in zip(cards, reading, strict=True)):
         return None
     for card, read in zip(cards, reading, strict=True):
-        if not is_reading(read) or (card != JOKER and read != card):
+        wild = card == JOKER or card[0] == wild_rank
+        if not is_reading(read) or (not wild and read != card):
             return None
     if kind == "group":
         rank = reading[0][0]
         if len(cards) > MAX_GROUP or any(read[0] != rank for read in reading):
             return None
         if any(
-            card == JOKER and read != rank + ANY_SUIT
+            card != read and read != rank + ANY_SUIT
             for card, read in zip(cards, reading, strict=False)
         ):
             return None

@@ -25,6 +25,8 @@ from .actions import (
     DrawStock,
     Float,
     PassClaim,
+    PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
 )
@@ -32,15 +34,18 @@ from .cards import JOKER
 from .duties import take_depths
 from .errors import IllegalAction
 from .events import Event
+from .five_thousand import natural_melds
 from .melds import (
     enumerate_melds,
     joker_slot_for,
 )
 from .michigan import STOP, STOP_DISCARD
+from .oklahoma import may_discard, own_spots
 from .persian import enumerate_persian
 from .state import HandState, Phase
 from .transitions import EXECUTORS
 from .validation import play_problem, validate
+from .wilds import wild_melds
 
 _MISSING = object()
 
@@ -112,6 +117,11 @@ def _plans(state: HandState, seat: int) -> dict[Any, Any]:
     elif phase is Phase.PLAY:
         if seat == state.current:
             plans = _play_plans(state, seat)
+    elif phase is Phase.OFFER:
+        if seat == state.current:
+            for depth in take_depths(state, seat):
+                plans[cached(TakeDiscard, seat, depth)] = None
+            plans[cached(PassUpcard, seat)] = None
     elif phase is Phase.CLAIM:
         if seat == -1:
             plans = {cached(CloseClaims, -1): None}
@@ -163,16 +173,22 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
             plans[discard_action(seat, card)] = None
         return plans
     simple = obligation is None and state.locked is None and not rules.must_discard_to_go_out
+    rank = state.wild
     if rules.persian_melds:
         shapes = enumerate_persian(hand, rules.group_suits_distinct)
-    else:
+    elif rank is None:
         shapes = enumerate_melds(hand, rules.wild_jokers, rules.group_suits_distinct)
+    else:
+        shapes = wild_melds(hand, rank, rules.wild_jokers, rules.group_suits_distinct)
     for shape in shapes:
         if simple or play_problem(state, seat, shape.cards, None, "meld", shape) is None:
             plans[meld_action(seat, shape)] = shape
     distinct_cards = dict.fromkeys(hand)
+    own_only = rules.spec.lay_off_on == "own"
     for card in distinct_cards:
         spots = accepts.get(card)
+        if spots and own_only:
+            spots = own_spots(state, seat, spots)
         if spots:
             for spot in spots:
                 if simple or play_problem(state, seat, (card,), None, "lay_off", spot) is None:
@@ -183,17 +199,27 @@ def _play_plans(state: HandState, seat: int) -> dict[Any, Any]:
             if card == JOKER:
                 continue
             for meld in state.melds:
+                if own_only and meld.owners[0] != seat:
+                    continue
                 index = joker_slot_for(meld, card, distinct)
                 if index is None:
                     continue
                 slot = (meld.id, index)
                 if play_problem(state, seat, (card,), JOKER, "switch", slot) is None:
                     plans[cached(SwitchJoker, seat, card, meld.id)] = slot
+    if rules.spec.naturals_in_front and state.melds:
+        for card in distinct_cards:
+            for meld_id in natural_melds(state, card):
+                if play_problem(state, seat, (card,), None, "natural", meld_id) is None:
+                    plans[cached(PlayNatural, seat, card, meld_id)] = meld_id
     if obligation is None:
         locked = state.locked
         by_card = DISCARDS.get(seat) or {}
+        banned = rules.spec.undiscardable
         for card in distinct_cards:
             if card == locked and hand.count(card) < 2:
+                continue
+            if banned and not may_discard(rules, hand, card):
                 continue
             action = by_card.get(card)
             plans[action if action is not None else discard_action(seat, card)] = None

@@ -9,7 +9,7 @@ rules object do not have to change when it becomes playable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,13 @@ class CardValues:
     joker_in_hand: int
     special: tuple[tuple[str, int, int], ...] = ()
     """Per-card overrides (code, melded, in hand), e.g. oklahoma's queen of spades."""
+    wild_as: tuple[tuple[str, int], ...] = ()
+    """What a wild card (not a joker) standing for this card is worth melded (oklahoma: a
+    deuce standing for the queen of spades scores 10, not the queen's 50)."""
+    wild_rank_value: int | None = None
+    """five-thousand: every card of the wild rank is worth this, melded or in hand..."""
+    wild_ace_value: int | None = None
+    """...and this when aces are the wild rank."""
 
 
 FACE_VALUES = (0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -44,9 +51,26 @@ OKLAHOMA_VALUES = CardValues(
     20,
     None,
     20,
-    special=(("QS", 50, 100),),
+    special=(("QS", 50, 100), ("2C", 5, 20), ("2D", 5, 20), ("2H", 5, 20), ("2S", 5, 20)),
+    wild_as=(("QS", 10),),
 )
-FIVE_THOUSAND_VALUES = CardValues(PIP5_VALUES, 100, 100, 100, 100, 100, 100)
+OKLAHOMA_JOKERS_VALUES = replace(OKLAHOMA_VALUES, joker_melded=100, joker_in_hand=200)
+FIVE_THOUSAND_VALUES = CardValues(
+    PIP5_VALUES, 100, 100, 100, 100, 100, 100, wild_rank_value=100, wild_ace_value=200
+)
+
+
+OKLAHOMA_FIXED = (
+    ("boathouse", "Oklahoma always ends with a discard: boathouse stays on."),
+    ("floating", "Oklahoma always ends with a discard, so nobody can float."),
+    (
+        "top_discard_free",
+        "In Oklahoma the top discard (with the whole pile) must be used at once.",
+    ),
+    ("stock_refill", "Oklahoma ends in a block when the stock runs out; it is never refilled."),
+    ("rummy_call", "Oklahoma has no Rummy call: you lay off only on your own melds."),
+    ("pip5_scoring", "Oklahoma has its own card values; pip5_scoring cannot change them."),
+)
 
 
 @dataclass(frozen=True)
@@ -94,6 +118,19 @@ class PresetInfo:
     undiscardable: tuple[str, ...] = ()
     defaults: tuple[tuple[str, object], ...] = field(default=())
     """Option defaults that differ from the option's own default."""
+    fixed_options: tuple[tuple[str, str], ...] = ()
+    """Options this preset's own rules settle: (name, why it cannot be changed)."""
+    jokers_option: bool = False
+    """The table's ``jokers`` option says how many jokers join the packs (oklahoma-jokers)."""
+    joker_lowest_in_draw: bool = False
+    """A joker drawn for first dealer counts lowest instead of being drawn again."""
+    in_hand_to_winner: bool = False
+    """five-thousand: cards left in hand cost their holders nothing; whoever goes out scores
+    them instead."""
+    rummy_call_needs_meld: bool = False
+    """five-thousand: only a player with a meld of their own on the table may call Rummy."""
+    naturals_in_front: bool = False
+    """five-thousand: the natural card a melded wild card stands for may be played in front."""
 
 
 PLAYABLE = (
@@ -179,7 +216,6 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=4,
-        playable=False,
         two_packs_from=None,
         packs=2,
         wild_rank="2",
@@ -194,6 +230,7 @@ PLANNED = (
         game_bonus=200,
         undiscardable=("QS",),
         defaults=(("target", 1000), ("boathouse", True), ("group_suits_distinct", False)),
+        fixed_options=OKLAHOMA_FIXED,
     ),
     PresetInfo(
         name="oklahoma-jokers",
@@ -202,13 +239,15 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=4,
-        playable=False,
         two_packs_from=None,
         packs=2,
         jokers_per_pack=1,
         wild_rank="2",
         deal_default=13,
-        values=OKLAHOMA_VALUES,
+        values=OKLAHOMA_JOKERS_VALUES,
+        joker_switching=True,
+        jokers_option=True,
+        joker_lowest_in_draw=True,
         empty_stock="block",
         lay_off_on="own",
         upcard_offered=True,
@@ -218,6 +257,7 @@ PLANNED = (
         game_bonus=200,
         undiscardable=("QS",),
         defaults=(("target", 1000), ("boathouse", True), ("group_suits_distinct", False)),
+        fixed_options=OKLAHOMA_FIXED,
     ),
     PresetInfo(
         name="michigan",
@@ -236,11 +276,29 @@ PLANNED = (
         source="000",
         min_players=2,
         max_players=8,
-        playable=False,
         wild_rank="dealer",
         deal_face_up_count=True,
         values=FIVE_THOUSAND_VALUES,
-        defaults=(("target", 5000), ("floating", True)),
+        empty_stock="end_when_empty",
+        in_hand_to_winner=True,
+        rummy_call_needs_meld=True,
+        naturals_in_front=True,
+        defaults=(
+            ("target", 5000),
+            ("floating", True),
+            ("rummy_call", True),
+            ("rummy_last_discard_only", True),
+        ),
+        fixed_options=(
+            ("floating", "In 5000 a player who melds every card floats: floating stays on."),
+            ("stock_refill", "In 5000 the hand ends when the stock runs out; it is not refilled."),
+            ("pip5_scoring", "5000 has its own card values; pip5_scoring cannot change them."),
+            ("rummy_call", "5000 has its own Rummy call (after a meld of your own)."),
+            (
+                "rummy_last_discard_only",
+                "In 5000 Rummy is called only on the latest discard, to lay it off.",
+            ),
+        ),
     ),
     PresetInfo(
         name="throw-down",

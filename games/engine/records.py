@@ -31,6 +31,8 @@ from .actions import (
     LayOff,
     Meld,
     PassClaim,
+    PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
     action_from_json,
@@ -44,7 +46,7 @@ from .persian import JOKER_GROUP
 from .rules import Rules
 from .scatter import layout_problem
 from .state import _FIELDS as STATE_FIELDS
-from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, new_hand
+from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, new_hand, wild_rank_for
 from .views import melds_from_json
 
 FORMAT = 1
@@ -53,7 +55,7 @@ ENGINE = "rummy500"
 # Every stored key: the envelope plus each field of a HandState, so the two cannot drift apart.
 _KEYS = frozenset({"format", "engine", *STATE_FIELDS})
 # Keys added for later presets: absent in older documents, where they mean "not used".
-_OPTIONAL = frozenset({"scatter"})
+_OPTIONAL = frozenset({"scatter", "fronts"})
 
 
 def state_to_json(state: HandState) -> dict[str, Any]:
@@ -76,6 +78,7 @@ def state_to_json(state: HandState) -> dict[str, Any]:
         "discard": list(state.discard),
         "scatter": list(state.scatter),
         "melds": [meld.to_json() for meld in state.melds],
+        "fronts": [list(front) for front in state.fronts],
         "obligation": None if state.obligation is None else state.obligation.to_json(),
         "locked": state.locked,
         "claim": None if state.claim is None else state.claim.to_json(),
@@ -194,7 +197,14 @@ def _build(data: dict[str, Any]) -> HandState:
     state.scatter = _scatter(data.get("scatter", []), state.discard, rules.scattered)
     if not isinstance(data["melds"], list):
         raise FormatError("'melds' must be a list.")
-    state.melds = melds_from_json(data["melds"])
+    if not isinstance(data["history"], list) or not all(
+        isinstance(item, dict) and isinstance(item.get("kind"), str) for item in data["history"]
+    ):
+        raise FormatError("'history' must be a list of events.")
+    history = tuple(Event.from_json(item) for item in data["history"])
+    state.wild = wild_rank_for(rules, history)
+    state.melds = melds_from_json(data["melds"], state.wild)
+    state.fronts = _fronts(data.get("fronts", []), num_seats, len(state.melds))
     state.obligation = _obligation(data["obligation"], num_seats)
     locked = data["locked"]
     if locked is not None and not is_card(locked):
@@ -210,11 +220,7 @@ def _build(data: dict[str, Any]) -> HandState:
     state.refills = _int(data["refills"], "refills", 0)
     state.melded_at_refill = _int(data["melded_at_refill"], "melded_at_refill", 0)
     state.last_stock_drawn = _bool(data["last_stock_drawn"], "last_stock_drawn")
-    if not isinstance(data["history"], list) or not all(
-        isinstance(item, dict) and isinstance(item.get("kind"), str) for item in data["history"]
-    ):
-        raise FormatError("'history' must be a list of events.")
-    state.history = tuple(Event.from_json(item) for item in data["history"])
+    state.history = history
     if not isinstance(data["actions"], list):
         raise FormatError("'actions' must be a list of moves.")
     state.actions = tuple(_stored_action(item, num_seats) for item in data["actions"])
@@ -228,6 +234,19 @@ def _build(data: dict[str, Any]) -> HandState:
     state._plans = None
     _check_consistency(state)
     return state
+
+
+def _fronts(data: Any, num_seats: int, melds: int) -> tuple[tuple[int, str, int], ...]:
+    if not isinstance(data, list):
+        raise FormatError("'fronts' must be a list of [seat, card, meld].")
+    fronts = []
+    for item in data:
+        if not isinstance(item, list) or len(item) != 3 or not is_card(item[1]):
+            raise FormatError("'fronts' must be a list of [seat, card, meld].")
+        fronts.append((_seat(item[0], "fronts", num_seats), item[1], _int(item[2], "fronts", 1)))
+        if item[2] > melds:
+            raise FormatError("'fronts' names a meld that is not on the table.")
+    return tuple(fronts)
 
 
 def _scatter(data: Any, discard: tuple[str, ...], scattered: bool) -> tuple[int, ...]:
@@ -294,10 +313,11 @@ def _check_consistency(state: HandState) -> None:
     counted.update(state.discard)
     for hand in state.hands:
         counted.update(hand)
+    counted.update(card for _seat, card, _meld in state.fronts)
     for meld in state.melds:
         counted.update(meld.cards)
         if meld.kind == "group" and rules.group_suits_distinct:
-            suits = [card[1] for card in meld.cards if card != JOKER]
+            suits = [read[1] for read in meld.reading if read[1] != "*"]
             if len(set(suits)) != len(suits):
                 raise FormatError(f"Meld {meld.id} repeats a suit, which these rules forbid.")
         if JOKER in meld.cards and not rules.wild_jokers and meld.kind != JOKER_GROUP:
@@ -315,7 +335,7 @@ def _check_consistency(state: HandState) -> None:
     elif phase is Phase.CLAIM:
         if state.claim is None or not state.to_act:
             raise FormatError("A claim window needs its discard and the seats that may call.")
-    elif phase in (Phase.DRAW, Phase.PLAY):
+    elif phase in (Phase.DRAW, Phase.PLAY) or (phase is Phase.OFFER and rules.spec.upcard_offered):
         if state.to_act != (state.current,) or state.end is not None:
             raise FormatError("Exactly the current seat must be the one to move.")
     else:
@@ -371,6 +391,10 @@ def _move_text(action: Action) -> str:
         return "clock close"
     if isinstance(action, DeclineDraw):
         return f"{seat} decline"
+    if isinstance(action, PassUpcard):
+        return f"{seat} pass-upcard"
+    if isinstance(action, PlayNatural):
+        return f"{seat} natural {action.card} {action.meld}"
     return f"{seat} float"
 
 
@@ -449,6 +473,10 @@ def parse_move(text: str) -> Action:
             return DeclineDraw(seat)
         if verb == "float" and not args:
             return Float(seat)
+        if verb == "pass-upcard" and not args:
+            return PassUpcard(seat)
+        if verb == "natural" and len(args) == 2:
+            return PlayNatural(seat, args[0], int(args[1]))
     except ValueError as error:
         raise FormatError(f"Cannot read the move {text!r}: {error}.") from error
     raise FormatError(f"Cannot read the move {text!r}.")

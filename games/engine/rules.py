@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any
 
-from .cards import build_deck
+from .cards import JOKER, build_deck
 from .errors import RulesError
 from .presets import PIP5_CARD_VALUES, PLANNED_PRESETS, PRESETS, CardValues, PresetInfo
 
@@ -120,6 +120,14 @@ OPTIONS: dict[str, OptionInfo] = {
             "Partnerships: a shown draw seats the partners (off: the host's seating stands).",
             "000",
         ),
+        OptionInfo(
+            "jokers",
+            "Oklahoma with jokers: how many jokers join the two packs.",
+            "int",
+            2,
+            (1, 4),
+            "000",
+        ),
     )
 }
 
@@ -142,6 +150,7 @@ class Rules:
     discards_displayed: bool = False
     group_suits_distinct: bool = True
     pip5_scoring: bool = False
+    jokers: int = 2
     partners_by_draw: bool = False
 
     def __post_init__(self) -> None:
@@ -163,6 +172,12 @@ class Rules:
     def wild_jokers(self) -> bool:
         """True when jokers are in the deck and wild."""
         return self.spec.jokers_per_pack > 0 and self.spec.jokers_wild
+
+    @cached_property
+    def wild_rank(self) -> str | None:
+        """The rank whose cards are wild besides jokers ("2" in oklahoma), or None."""
+        rank = self.spec.wild_rank
+        return rank if rank is not None and len(rank) == 1 else None
 
     @cached_property
     def scattered(self) -> bool:
@@ -207,6 +222,8 @@ class Rules:
 
     def deck(self, num_seats: int) -> tuple[str, ...]:
         """The unshuffled deck for ``num_seats`` players."""
+        if self.spec.jokers_option:
+            return build_deck(self.packs(num_seats), 0) + (JOKER,) * self.jokers
         return build_deck(self.packs(num_seats), self.spec.jokers_per_pack)
 
     def validate_players(self, num_seats: int) -> None:
@@ -283,6 +300,12 @@ def _check(rules: Rules) -> None:
             low, high = info.allowed
             if not low <= value <= high:
                 raise RulesError(f"Option {info.name} must be between {low} and {high}.")
+    spec = PRESETS[rules.preset]
+    if not spec.jokers_option and rules.jokers != OPTIONS["jokers"].default:
+        raise RulesError("The jokers option is only for oklahoma-jokers.")
+    for name, reason in spec.fixed_options:
+        if getattr(rules, name) != OPTIONS[name].default_for(rules.preset):
+            raise RulesError(reason)
     if rules.rummy_last_discard_only and not rules.rummy_call:
         raise RulesError("rummy_last_discard_only changes the Rummy call: turn on rummy_call too.")
     if rules.preset == "rummy-school" and rules.stock_refill:

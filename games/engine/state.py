@@ -22,6 +22,7 @@ from .events import Event
 from .melds import LayOffSpot, TableMeld, table_accepts
 from .persian import persian_accepts
 from .rules import Rules
+from .wilds import wild_accepts
 
 
 class Phase(StrEnum):
@@ -36,7 +37,7 @@ class Phase(StrEnum):
     HAND_OVER = "hand_over"
     """Nobody may move; the hand is scored."""
     OFFER = "offer"
-    """Reserved for oklahoma: the first up-card is offered around the table."""
+    """Oklahoma: the first up-card is offered around the table, one seat at a time."""
 
 
 class Obligation(NamedTuple):
@@ -110,6 +111,7 @@ _FIELDS = (
     "discard",
     "scatter",
     "melds",
+    "fronts",
     "obligation",
     "locked",
     "claim",
@@ -135,7 +137,8 @@ class HandState:
     ``current`` (whose turn it is; during a claim window the discarder); ``hands``; ``stock``
     (top card first); ``discard`` (bottom to top); ``scatter`` (throw-down: per pile card, the
     bit mask of earlier pile cards it lies over; empty for a stacked pile); ``melds``
-    (``TableMeld``, id = index + 1);
+    (``TableMeld``, id = index + 1); ``fronts`` (five-thousand: (seat, card, meld id) for each
+    natural card played in front of a seat for a wild card in that meld);
     ``obligation``; ``locked`` (a lone top card taken this turn, which may not be discarded);
     ``claim`` (the open claim window); ``resume`` (who moves after an out-of-turn Rummy turn);
     ``displayed`` (per seat, cards on show under discards_displayed); ``floating_turn`` (the
@@ -144,7 +147,7 @@ class HandState:
     ``history`` (public events); ``actions`` (every move applied); ``end`` (why it ended).
     """
 
-    __slots__ = (*_FIELDS, "_accepts", "_plans")
+    __slots__ = (*_FIELDS, "wild", "_accepts", "_plans")
 
     rules: Rules
     num_seats: int
@@ -161,6 +164,7 @@ class HandState:
     discard: tuple[str, ...]
     scatter: tuple[int, ...]
     melds: tuple[TableMeld, ...]
+    fronts: tuple[tuple[int, str, int], ...]
     obligation: Obligation | None
     locked: str | None
     claim: ClaimWindow | None
@@ -173,6 +177,8 @@ class HandState:
     history: tuple[Event, ...]
     actions: tuple[Action, ...]
     end: HandEnd | None
+    wild: str | None
+    """The rank whose cards are wild this hand (derived from the rules and the deal)."""
     _accepts: dict[str, list[LayOffSpot]] | None
     _plans: dict[int, dict[Any, Any]] | None
 
@@ -194,6 +200,7 @@ class HandState:
         new.discard = self.discard
         new.scatter = self.scatter
         new.melds = self.melds
+        new.fronts = self.fronts
         new.obligation = self.obligation
         new.locked = self.locked
         new.claim = self.claim
@@ -206,6 +213,7 @@ class HandState:
         new.history = self.history
         new.actions = self.actions
         new.end = self.end
+        new.wild = self.wild
         new._accepts = self._accepts
         new._plans = None
         return new
@@ -217,8 +225,12 @@ class HandState:
             rules = self.rules
             if rules.persian_melds:
                 accepts = persian_accepts(self.melds, rules.group_suits_distinct)
-            else:
+            elif self.wild is None:
                 accepts = table_accepts(self.melds, rules.wild_jokers, rules.group_suits_distinct)
+            else:
+                accepts = wild_accepts(
+                    self.melds, self.wild, rules.wild_jokers, rules.group_suits_distinct
+                )
             self._accepts = accepts
         return accepts
 
@@ -275,6 +287,25 @@ def _check_setup(
     return totals, on_board
 
 
+FACE_UP_COUNTS = {"A": 11, "T": 10, "J": 10, "Q": 10, "K": 10} | {str(n): n for n in range(2, 10)}
+"""five-thousand: how many more cards the face-up first card of a deal brings."""
+
+
+def face_up_count(card: str) -> int:
+    """How many cards follow the face-up ``card`` (2-9: that many, 10-K: 10, ace: 11)."""
+    return FACE_UP_COUNTS[card[0]]
+
+
+def wild_rank_for(rules: Rules, history: Sequence[Event]) -> str | None:
+    """The wild rank of a hand: the preset's, or (five-thousand) the dealer's face-up rank."""
+    if rules.spec.wild_rank == "dealer":
+        if history and history[0].kind == "deal":
+            rank = history[0].get("wild_rank")
+            return rank if isinstance(rank, str) else None
+        return None
+    return rules.wild_rank
+
+
 def shuffled_deck(rules: Rules, num_seats: int, seed: int) -> list[str]:
     """The deck for a hand, shuffled by a generator seeded with the hand's own seed."""
     deck = list(rules.deck(num_seats))
@@ -318,10 +349,23 @@ def new_hand(
     size = rules.deal_size(num_seats)
     hands: list[list[str]] = [[] for _ in range(num_seats)]
     position = 0
-    for _ in range(size):
+    details: tuple[tuple[str, Any], ...] = ()
+    if rules.spec.deal_face_up_count:
+        by_seat = [""] * num_seats
         for offset in range(1, num_seats + 1):
-            hands[(dealer + offset) % num_seats].append(order[position])
-            position += 1
+            receiver = (dealer + offset) % num_seats
+            shown = order[position]
+            count = 1 + face_up_count(shown)
+            hands[receiver] = list(order[position : position + count])
+            position += count
+            by_seat[receiver] = shown
+        details = (("face_up", tuple(by_seat)), ("wild_rank", by_seat[dealer][0]))
+        size = 0
+    else:
+        for _ in range(size):
+            for offset in range(1, num_seats + 1):
+                hands[(dealer + offset) % num_seats].append(order[position])
+                position += 1
     upcard = order[position]
     first = (dealer + 1) % num_seats
     state = object.__new__(HandState)
@@ -332,7 +376,7 @@ def new_hand(
     state.deck = explicit
     state.totals = totals_t
     state.on_board = on_board_t
-    state.phase = Phase.DRAW
+    state.phase = Phase.OFFER if rules.spec.upcard_offered else Phase.DRAW
     state.to_act = (first,)
     state.current = first
     state.hands = tuple(tuple(hand) for hand in hands)
@@ -340,6 +384,7 @@ def new_hand(
     state.discard = (upcard,)
     state.scatter = (0,) if rules.scattered else ()
     state.melds = ()
+    state.fronts = ()
     state.obligation = None
     state.locked = None
     state.claim = None
@@ -350,10 +395,15 @@ def new_hand(
     state.melded_at_refill = 0
     state.last_stock_drawn = False
     state.history = (
-        Event("deal", dealer, (("cards_each", size), ("upcard", upcard), ("first", first))),
+        Event(
+            "deal",
+            dealer,
+            (("cards_each", size), ("upcard", upcard), ("first", first), *details),
+        ),
     )
     state.actions = ()
     state.end = None
+    state.wild = wild_rank_for(rules, state.history)
     state._accepts = None
     state._plans = None
     return state
@@ -377,8 +427,11 @@ def stack_deck(
     remaining = Counter(rules.deck(num_seats))
     wanted: list[str] = []
     hands = hands or {}
+    face_up = rules.spec.deal_face_up_count
     for seat, cards in hands.items():
-        if len(cards) > size:
+        if face_up and (not cards or len(cards) != 1 + face_up_count(cards[0])):
+            raise RulesError(f"Seat {seat}'s hand must be its face-up card and what it brings.")
+        if not face_up and len(cards) > size:
             raise RulesError(f"Seat {seat} can be dealt at most {size} cards.")
         wanted.extend(cards)
     if upcard is not None:
@@ -390,12 +443,25 @@ def stack_deck(
             raise RulesError(f"The deck does not hold {count} x {card_label(card)}.")
     remaining.subtract(need)
     filler = iter(sort_cards(remaining.elements()))
+    if face_up:
+        order: list[str] = []
+        for offset in range(1, num_seats + 1):
+            seat = (dealer + offset) % num_seats
+            if seat in hands:
+                order.extend(hands[seat])
+            else:
+                first = next(filler)
+                order.extend([first, *(next(filler) for _ in range(face_up_count(first)))])
+        order.append(upcard if upcard is not None else next(filler))
+        order.extend(stock)
+        order.extend(filler)
+        return tuple(order)
     seat_cards = {
         seat: list(hands.get(seat, ()))
         + [next(filler) for _ in range(size - len(hands.get(seat, ())))]
         for seat in range(num_seats)
     }
-    order: list[str] = []
+    order = []
     for index in range(size):
         for offset in range(1, num_seats + 1):
             order.append(seat_cards[(dealer + offset) % num_seats][index])

@@ -21,12 +21,15 @@ from .actions import (
     LayOff,
     Meld,
     PassClaim,
+    PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
 )
 from .cards import JOKER
 from .duties import claimable_depths, take_depths
 from .events import Event
+from .five_thousand import has_melded
 from .melds import (
     LayOffSpot,
     MeldShape,
@@ -35,6 +38,7 @@ from .melds import (
     switch_joker_in,
 )
 from .michigan import STOP, STOP_DISCARD
+from .oklahoma import pass_offer
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase
 from .validation import without
 
@@ -97,6 +101,8 @@ def begin_turn(new: HandState, seat: int, events: list[Event]) -> HandState:
     rules = new.rules
     if rules.spec.empty_stock == "end_after_last_draw":  # pragma: no cover - ends after the draw
         return end_hand(new, "last_stock_card", -1, events)
+    if rules.spec.empty_stock == "end_when_empty":
+        return end_hand(new, "stock_out", -1, events)
     if rules.stock_refill and len(new.discard) >= 2:
         on_table = new.cards_on_table()
         if new.refills == 0 or on_table > new.melded_at_refill:
@@ -128,7 +134,7 @@ def _exec_draw_stock(state: HandState, action: Any, plan: Any, events: list[Even
     new.stock = state.stock[1:]
     new.hands = _with_hand(state.hands, seat, (*state.hands[seat], card))
     new.phase = Phase.PLAY
-    if not new.stock and state.rules.spec.empty_stock == "end_after_last_draw":
+    if not new.stock and state.rules.spec.empty_stock in ("end_after_last_draw", "block"):
         new.last_stock_drawn = True
     events.append(Event("draw_stock", seat))
     return new
@@ -141,13 +147,18 @@ def exec_take(state: HandState, action: Any, plan: Any, events: list[Event]) -> 
     new = state.copy()
     if rules.scattered:
         taken, new.discard, new.scatter = scatter.take(pile, state.scatter, action.depth)
+        card = taken[0]
+    elif rules.spec.take_top_takes_pile:  # oklahoma: the top card, and the whole pile with it
+        taken, new.discard, card = pile, (), pile[-1]
     else:
         cut = len(pile) - 1 - action.depth
         taken = pile[cut:]
         new.discard = pile[:cut]
-    card = taken[0]
+        card = taken[0]
     new.hands = _with_hand(state.hands, seat, (*state.hands[seat], *taken))
     new.phase = Phase.PLAY
+    new.to_act = (seat,)
+    new.current = seat
     if action.depth == 0 and rules.top_discard_free and state.stock:
         new.locked = card
     else:
@@ -286,15 +297,19 @@ def _exec_discard(state: HandState, action: Any, plan: Any, events: list[Event])
     if not rest:
         return end_hand(new, "went_out", seat, events)
     if state.last_stock_drawn:
-        return end_hand(new, "last_stock_card", seat, events)
+        block = rules.spec.empty_stock == "block"
+        return end_hand(new, "block" if block else "last_stock_card", seat, events)
     next_seat = _next_seat(state)
     if rules.claims_open:
         depths = claimable_depths(new)
-        if depths:
-            n = state.num_seats
+        n = state.num_seats
+        callers = tuple((seat + offset) % n for offset in range(1, n))
+        if rules.spec.rummy_call_needs_meld:
+            callers = tuple(other for other in callers if has_melded(new, other))
+        if depths and callers:
             new.phase = Phase.CLAIM
             new.claim = ClaimWindow(seat, depths, next_seat)
-            new.to_act = tuple((seat + offset) % n for offset in range(1, n))
+            new.to_act = callers
             new.obligation = None
             new.resume = None
             events.append(Event("claim_window", seat, (("depths", depths),)))
@@ -334,6 +349,23 @@ def _exec_float(state: HandState, action: Any, plan: Any, events: list[Event]) -
     return begin_turn(new, _next_seat(state), events)
 
 
+def _exec_natural(state: HandState, action: Any, plan: Any, events: list[Event]) -> HandState:
+    seat = action.seat
+    card = action.card
+    new = state.copy()
+    new.hands = _with_hand(state.hands, seat, without(state.hands[seat], (card,)))
+    new.fronts = (*state.fronts, (seat, card, action.meld))
+    events.append(Event("play_natural", seat, (("card", card), ("meld", action.meld))))
+    return _after_play(state, new, seat, (card,), "natural", events)
+
+
+def _exec_pass_upcard(state: HandState, action: Any, plan: Any, events: list[Event]) -> HandState:
+    new = state.copy()
+    if pass_offer(new, action.seat, events):
+        return new
+    return begin_turn(new, (state.dealer + 1) % state.num_seats, events)
+
+
 EXECUTORS: dict[type[Any], Any] = {
     DrawStock: _exec_draw_stock,
     TakeDiscard: exec_take,
@@ -346,4 +378,6 @@ EXECUTORS: dict[type[Any], Any] = {
     CloseClaims: _exec_close,
     DeclineDraw: _exec_decline,
     Float: _exec_float,
+    PassUpcard: _exec_pass_upcard,
+    PlayNatural: _exec_natural,
 }

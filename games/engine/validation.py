@@ -24,12 +24,15 @@ from .actions import (
     LayOff,
     Meld,
     PassClaim,
+    PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
 )
 from .cards import JOKER, card_label, is_card, is_reading, labels
 from .duties import duty_possible, take_depths
 from .errors import IllegalAction
+from .five_thousand import has_melded, natural_melds, natural_refusal
 from .melds import (
     LayOffSpot,
     TableMeld,
@@ -42,8 +45,10 @@ from .melds import (
     table_accepts,
 )
 from .michigan import STOP, STOP_DISCARD
+from .oklahoma import discard_refusal, may_discard, not_your_meld, take_refusal
 from .persian import JOKER_GROUP, persian_accepts, persian_layoff_spots, resolve_persian
 from .state import HandState, Obligation, Phase
+from .wilds import card_spots, resolve_wild_meld
 
 # The "after this play" checks --------------------------------------------------------------------
 
@@ -81,6 +86,8 @@ def _melds_after(
         index = spot.meld - 1
         extended = extend_meld(melds[index], used[0], spot, seat)
         return (*melds[:index], extended, *melds[index + 1 :])
+    if kind == "natural":
+        return melds
     meld_id, slot = detail
     index = meld_id - 1
     switched = switch_joker_in(melds[index], slot, used[0], seat)
@@ -201,6 +208,10 @@ def validate(state: HandState, action: Action) -> tuple[Action, Any]:
         raise IllegalAction("Wait: the other players may still call Rummy on that discard.")
     if seat != state.current:
         raise IllegalAction("It is not your turn.")
+    if phase is Phase.OFFER:
+        return _validate_offer(state, action)
+    if kind is PassUpcard:
+        raise IllegalAction("You can pass on the up-card only while it is being offered.")
     if phase is Phase.DRAW:
         return _validate_draw(state, action)
     return _validate_play(state, action)
@@ -214,6 +225,8 @@ def _validate_claim(state: HandState, action: Action) -> tuple[Action, Any]:
         raise IllegalAction(f"{call} can only be called right after a discard.")
     if seat == claim.discarder:
         raise IllegalAction(f"You cannot call {call} on your own discard.")
+    if state.rules.spec.rummy_call_needs_meld and not has_melded(state, seat):
+        raise IllegalAction(f"You may call {call} only once you have a meld of your own down.")
     if seat not in state.to_act:
         raise IllegalAction("You have already passed on this discard.")
     if isinstance(action, PassClaim):
@@ -233,6 +246,18 @@ def _validate_claim(state: HandState, action: Action) -> tuple[Action, Any]:
             "so Rummy cannot be called on it."
         )
     return cached(ClaimRummy, seat, depth), None
+
+
+def _validate_offer(state: HandState, action: Action) -> tuple[Action, Any]:
+    seat = action.seat
+    if isinstance(action, PassUpcard):
+        return cached(PassUpcard, seat), None
+    if isinstance(action, TakeDiscard):
+        depth = _depth(action.depth, state.discard)
+        if depth not in take_depths(state, seat):
+            raise IllegalAction(_take_refusal(state, seat, depth))
+        return cached(TakeDiscard, seat, depth), None
+    raise IllegalAction("The up-card is being offered to you: take it or pass.")
 
 
 def _validate_draw(state: HandState, action: Action) -> tuple[Action, Any]:
@@ -258,6 +283,8 @@ def _validate_draw(state: HandState, action: Action) -> tuple[Action, Any]:
 def _take_refusal(state: HandState, seat: int, depth: int) -> str:
     card = card_label(state.discard[-1 - depth])
     rules = state.rules
+    if rules.spec.take_top_takes_pile:
+        return take_refusal(state, depth)
     use = "put it in a new meld" if rules.deepest_card_new_meld else "meld it or lay it off"
     when = "this turn" if state.stock and rules.spec.duty_timing == "this_turn" else "at once"
     text = f"You could not {use} {when}, so you may not take the {card} from the pile."
@@ -292,6 +319,8 @@ def _validate_play(state: HandState, action: Action) -> tuple[Action, Any]:
         return _validate_layoff(state, action)
     if isinstance(action, SwitchJoker):
         return _validate_switch(state, action)
+    if isinstance(action, PlayNatural):
+        return _validate_natural(state, action)
     assert isinstance(action, Discard)
     card = action.card
     _holds(hand, (card,))
@@ -308,6 +337,8 @@ def _validate_play(state: HandState, action: Action) -> tuple[Action, Any]:
             f"You took the {card_label(card)} alone from the pile this turn, so you may not "
             "discard it until a later turn."
         )
+    if not may_discard(state.rules, hand, card):
+        raise IllegalAction(discard_refusal(card))
     return discard_action(seat, card), None
 
 
@@ -328,8 +359,12 @@ def _validate_meld(state: HandState, action: Meld) -> tuple[Action, Any]:
     rules = state.rules
     if rules.persian_melds:
         shape = resolve_persian(cards, reading, rules.group_suits_distinct)
-    else:
+    elif state.wild is None:
         shape = resolve_meld(cards, reading, rules.wild_jokers, rules.group_suits_distinct)
+    else:
+        shape = resolve_wild_meld(
+            cards, reading, state.wild, rules.wild_jokers, rules.group_suits_distinct
+        )
     problem = play_problem(state, seat, shape.cards, None, "meld", shape)
     if problem:
         raise IllegalAction(problem)
@@ -342,31 +377,48 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
     _holds(state.hands[seat], (card,))
     meld = _meld_by_id(state, action.meld)
     rules = state.rules
+    rank = state.wild
+    wild = card == JOKER or (rank is not None and card[0] == rank)
+    if rules.spec.lay_off_on == "own" and meld.owners[0] != seat:
+        raise IllegalAction(not_your_meld(state, meld))
     if rules.persian_melds:
         spots = persian_layoff_spots(meld, card, rules.group_suits_distinct)
-    else:
+    elif rank is None:
         spots = layoff_spots(meld, card, rules.wild_jokers, rules.group_suits_distinct)
+    else:
+        spots = card_spots(meld, card, rank, rules.wild_jokers, rules.group_suits_distinct)
     reading = action.reading
     if reading is not None and meld.kind == JOKER_GROUP:
         raise IllegalAction("A joker laid off on a group of jokers needs no reading.")
     if reading is not None:
         if not is_reading(reading):
             raise IllegalAction(f"{reading!r} is not a card a wild card can stand for.")
-        if card != JOKER and reading != card:
+        if not wild and reading != card:
             raise IllegalAction(f"The {card_label(card)} can only stand for itself.")
         spots = [
             spot
             for spot in spots
             if spot.reading == reading or (spot.end == "group" and reading[0] == meld.rank)
         ]
+    elif card != JOKER and wild and any(spot.reading == card for spot in spots):
+        spots = [spot for spot in spots if spot.reading == card]
     shown = f"meld {meld.id} ({labels(meld.reading)})"
     if not spots:
-        if reading is not None and card == JOKER:
-            raise IllegalAction(f"A joker cannot stand for the {card_label(reading)} on {shown}.")
+        if reading is not None and wild:
+            raise IllegalAction(
+                f"The {card_label(card)} cannot stand for the {card_label(reading)} on {shown}."
+            )
+        if meld.kind == "group" and len(meld.cards) >= 4 and card[0] in (meld.rank, rank):
+            raise IllegalAction(
+                f"The {card_label(card)} does not fit {shown}: it already holds four cards, "
+                "and a group never takes a fifth."
+            )
         raise IllegalAction(f"The {card_label(card)} does not fit {shown}.")
     if len(spots) > 1:
         choices = " or ".join(card_label(spot.reading) for spot in spots)
-        raise IllegalAction(f"Say which end of {shown} the joker goes: as the {choices}.")
+        raise IllegalAction(
+            f"Say which end of {shown} the {card_label(card)} goes: as the {choices}."
+        )
     spot = spots[0]
     duty = state.obligation
     if duty is not None and duty.timing in ("lay_off", STOP) and card != duty.card:
@@ -381,10 +433,19 @@ def _validate_switch(state: HandState, action: SwitchJoker) -> tuple[Action, Any
     seat = action.seat
     rules = state.rules
     if not rules.spec.joker_switching:
+        if state.wild is not None:
+            raise IllegalAction(
+                "A wild card keeps the meaning declared when it was melded: it cannot be "
+                "changed or replaced by the natural card."
+            )
         raise IllegalAction("Jokers cannot be switched in this game.")
     card = action.card
     _holds(state.hands[seat], (card,))
     meld = _meld_by_id(state, action.meld)
+    if rules.spec.lay_off_on == "own" and meld.owners[0] != seat:
+        raise IllegalAction(
+            f"Only the player who melded a joker may take it back; meld {meld.id} is not yours."
+        )
     index = joker_slot_for(meld, card, rules.group_suits_distinct)
     if index is None:
         raise IllegalAction(
@@ -396,6 +457,21 @@ def _validate_switch(state: HandState, action: SwitchJoker) -> tuple[Action, Any
     if problem:
         raise IllegalAction(problem)
     return cached(SwitchJoker, seat, card, meld.id), slot
+
+
+def _validate_natural(state: HandState, action: PlayNatural) -> tuple[Action, Any]:
+    seat = action.seat
+    if not state.rules.spec.naturals_in_front:
+        raise IllegalAction("Natural cards are not played in front in this game.")
+    card = action.card
+    _holds(state.hands[seat], (card,))
+    meld = _meld_by_id(state, action.meld)
+    if meld.id not in natural_melds(state, card):
+        raise IllegalAction(natural_refusal(state, card, meld))
+    problem = play_problem(state, seat, (card,), None, "natural", meld.id)
+    if problem:
+        raise IllegalAction(problem)
+    return cached(PlayNatural, seat, card, meld.id), meld.id
 
 
 def _meld_by_id(state: HandState, meld_id: object) -> TableMeld:

@@ -27,6 +27,8 @@ from .actions import (
     LayOff,
     Meld,
     PassClaim,
+    PassUpcard,
+    PlayNatural,
     SwitchJoker,
     TakeDiscard,
 )
@@ -37,7 +39,7 @@ from .melds import TableMeld, meld_from_parts
 from .persian import JOKER_GROUP, joker_meld_from_parts
 from .rules import Rules
 from .scoring import hand_result
-from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase
+from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, wild_rank_for
 
 VIEW_FORMAT = 1
 
@@ -52,11 +54,14 @@ def known_holdings(history: Iterable[Event], num_seats: int) -> list[list[str]]:
     for event in history:
         kind = event.kind
         seat = event.seat
-        if kind in ("take_discard", "claim_rummy"):
+        if kind == "deal" and event.get("face_up"):
+            for other, card in enumerate(event.get("face_up")):
+                known[other].append(card)
+        elif kind in ("take_discard", "claim_rummy"):
             known[seat].extend(event.get("cards"))
         elif kind == "meld":
             _forget(known[seat], event.get("cards"))
-        elif kind in ("lay_off", "discard"):
+        elif kind in ("lay_off", "discard", "play_natural"):
             _forget(known[seat], (event.get("card"),))
         elif kind == "switch_joker":
             _forget(known[seat], (event.get("card"),))
@@ -89,6 +94,8 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
         "current": state.current,
         "hand_sizes": [len(hand) for hand in state.hands],
         "melds": [meld.to_json() for meld in state.melds],
+        "fronts": [list(front) for front in state.fronts],
+        "wild_rank": state.wild,
         "discard": list(state.discard),
         "scatter": list(state.scatter),
         "stock_count": len(state.stock),
@@ -144,13 +151,12 @@ def _action_of(event: Event) -> Action | None:
         return ClaimRummy(seat, event.get("depth"))
     if kind == "meld":
         cards = tuple(event.get("cards"))
-        wild = JOKER in cards and event.get("meld_kind") != JOKER_GROUP
-        return Meld(seat, cards, tuple(event.get("reading")) if wild else None)
+        reading = tuple(event.get("reading"))
+        return Meld(seat, cards, reading if reading != cards else None)
     if kind == "lay_off":
         card = event.get("card")
-        reading = event.get("reading")
-        wild = card == JOKER and reading != JOKER  # a joker on a group of jokers reads as itself
-        return LayOff(seat, card, event.get("meld"), reading if wild else None)
+        read = event.get("reading")
+        return LayOff(seat, card, event.get("meld"), read if read != card else None)
     if kind == "switch_joker":
         return SwitchJoker(seat, event.get("card"), event.get("meld"))
     if kind == "discard":
@@ -163,10 +169,16 @@ def _action_of(event: Event) -> Action | None:
         return DeclineDraw(seat)
     if kind == "float":
         return Float(seat)
+    if kind == "pass_upcard":
+        return PassUpcard(seat)
+    if kind == "play_natural":
+        return PlayNatural(seat, event.get("card"), event.get("meld"))
     return None
 
 
-def melds_from_json(items: Sequence[Mapping[str, Any]]) -> tuple[TableMeld, ...]:
+def melds_from_json(
+    items: Sequence[Mapping[str, Any]], wild_rank: str | None = None
+) -> tuple[TableMeld, ...]:
     """Table melds from their JSON form; FormatError when one is not a meld."""
     melds = []
     for position, item in enumerate(items, start=1):
@@ -182,7 +194,7 @@ def melds_from_json(items: Sequence[Mapping[str, Any]]) -> tuple[TableMeld, ...]
             if kind == JOKER_GROUP:
                 meld = joker_meld_from_parts(*parts)
             else:
-                meld = meld_from_parts(parts[0], kind, *parts[1:])
+                meld = meld_from_parts(parts[0], kind, *parts[1:], wild_rank)
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"Meld {position} is malformed: {error}.") from error
         if meld is None or meld.id != position:
@@ -219,8 +231,10 @@ def _deal_from_view(
     num_seats = int(seen["num_seats"])
     seat = seen["seat"]
     sizes = [int(size) for size in seen["hand_sizes"]]
-    melds = melds_from_json(seen["melds"])
     history = tuple(Event.from_json(item) for item in seen["history"])
+    wild = wild_rank_for(rules, history)
+    melds = melds_from_json(seen["melds"], wild)
+    fronts = tuple((int(s), str(c), int(m)) for s, c, m in seen.get("fronts", ()))
     known = known_holdings(history, num_seats)
     discard = tuple(seen["discard"])
     deck = Counter(rules.deck(num_seats))
@@ -231,6 +245,7 @@ def _deal_from_view(
     elif seat is not None:
         hands[seat] = list(seen["hand"])
     visible: Counter[str] = Counter(discard)
+    visible.update(card for _seat, card, _meld in fronts)
     for meld in melds:
         visible.update(meld.cards)
     for other, hand in enumerate(hands):
@@ -292,6 +307,8 @@ def _deal_from_view(
     state.discard = discard
     state.scatter = tuple(int(mask) for mask in seen.get("scatter", ()))
     state.melds = melds
+    state.fronts = fronts
+    state.wild = wild
     duty = seen["obligation"]
     state.obligation = None if duty is None else Obligation(**duty)
     state.locked = seen["locked"]

@@ -39,6 +39,18 @@
     return null;
   }
 
+  // House rules the chosen preset settles itself (or that do not apply to it) are hidden; they
+  // keep the preset's default, which is what the server accepts.
+  function applyFixed(name) {
+    form.querySelectorAll("[data-option]").forEach((input) => {
+      const fixed = (input.dataset.fixed || "").split(" ").includes(name);
+      const field = input.closest(".field");
+      if (field) {
+        field.hidden = fixed;
+      }
+    });
+  }
+
   function applyPreset() {
     const name = preset.value;
     const info = presets[name];
@@ -66,6 +78,7 @@
       text.hidden = text.dataset.presetText !== name;
     });
     shownFor.value = name;
+    applyFixed(name);
     applyOnlyFor();
   }
 
@@ -94,5 +107,6 @@
   preset.addEventListener("change", applyPreset);
   privateBox.addEventListener("change", applyPrivacy);
   applyPrivacy();
+  applyFixed(preset.value);
   applyOnlyFor();
 })();

@@ -175,8 +175,53 @@
       showError("Select the cards you want to meld first.");
       return;
     }
-    const match = legalActions().find((a) => a.type === "meld" && sameCards(a.cards, selected));
-    send(match || { type: "meld", cards: [...selected] });
+    const matches = legalActions().filter((a) => a.type === "meld" && sameCards(a.cards, selected));
+    if (matches.length > 1) {
+      offerReadings(
+        "These cards can be melded more than one way. Meld them as:",
+        matches.map((a) => ({ action: a, text: labelList(a.reading || a.cards) })),
+      );
+      return;
+    }
+    send(matches[0] || { type: "meld", cards: [...selected] });
+  }
+
+  // --- declaring wild cards: when a selection can be read several ways, the player picks ------
+
+  const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+  function cardLabel(code) {
+    if (code === "JK") {
+      return "Joker";
+    }
+    const rank = code[0] === "T" ? "10" : code[0];
+    return code[1] === "*" ? `any ${rank}` : rank + SUIT_SIGNS[code[1]];
+  }
+
+  function labelList(codes) {
+    return codes.map(cardLabel).join(" ");
+  }
+
+  function offerReadings(question, choices) {
+    const box = byId("reading-choice");
+    if (!box) {
+      send(choices[0].action);
+      return;
+    }
+    box.replaceChildren();
+    const prompt = document.createElement("p");
+    prompt.textContent = question;
+    box.appendChild(prompt);
+    choices.forEach((choice) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "button button-secondary";
+      button.dataset.send = JSON.stringify(choice.action);
+      button.textContent = choice.text;
+      box.appendChild(button);
+    });
+    box.hidden = false;
+    box.querySelector("button").focus();
   }
 
   function discard() {
@@ -195,10 +240,21 @@
       return;
     }
     const card = selected[0];
-    const match = legalActions().find(
+    const matches = legalActions().filter(
       (a) => a.type === "lay_off" && a.card === card && a.meld === meldId,
     );
-    send(match || { type: "lay_off", card, meld: meldId });
+    if (matches.length > 1) {
+      offerReadings(
+        `The ${cardLabel(card)} fits meld ${meldId} more than one way. Lay it off as:`,
+        matches.map((a) => ({ action: a, text: cardLabel(a.reading || a.card) })),
+      );
+      return;
+    }
+    // 5000: the natural card of a wild card in that meld goes in front of the player instead.
+    const natural = legalActions().find(
+      (a) => a.type === "play_natural" && a.card === card && a.meld === meldId,
+    );
+    send(matches[0] || natural || { type: "lay_off", card, meld: meldId });
   }
 
   function askTake(button) {

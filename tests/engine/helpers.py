@@ -25,6 +25,7 @@ from games.engine import (
     state_to_json,
 )
 from games.engine.melds import resolve_meld
+from games.engine.wilds import resolve_wild_meld
 
 MeldSpec = tuple[int, str] | tuple[int, str, str]
 
@@ -50,6 +51,7 @@ def arrange(
     filler: int | None = None,
     exact_stock: bool = False,
     extra: dict[str, Any] | None = None,
+    wild_rank: str | None = None,
     **options: Any,
 ) -> HandState:
     """A state with these hands, melds (owner, cards[, reading]), pile (bottom first) and stock.
@@ -58,6 +60,7 @@ def arrange(
     the deck; ``stock`` lists the top of the stock (the rest follows in a fixed order). With
     ``exact_stock`` (or ``stock=""``) the stock is exactly ``stock`` and the leftover cards go
     to the bottom of the pile. ``extra`` overrides stored fields (e.g. refill counters).
+    ``wild_rank``: five-thousand's wild rank for the hand (the dealer's face-up rank).
     """
     rules = make_rules(preset, **options)
     dealer = (to_move - 1) % num_seats if dealer is None else dealer
@@ -67,13 +70,28 @@ def arrange(
     wanted: Counter[str] = Counter()
     for text in hands.values():
         wanted.update(cards(text))
+    deal_event = dict(data["history"][0])
+    if rules.spec.deal_face_up_count:
+        deal_event.pop("face_up", None)
+        if wild_rank is not None:
+            deal_event["wild_rank"] = wild_rank
+    wild = deal_event.get("wild_rank") if rules.spec.wild_rank == "dealer" else rules.wild_rank
     meld_items = []
     for number, spec in enumerate(melds, start=1):
         owner, meld_text = spec[0], spec[1]
         reading = tuple(cards(spec[2])) if len(spec) == 3 else None  # type: ignore[misc]
-        shape = resolve_meld(
-            tuple(cards(meld_text)), reading, rules.wild_jokers, rules.group_suits_distinct
-        )
+        if wild is None:
+            shape = resolve_meld(
+                tuple(cards(meld_text)), reading, rules.wild_jokers, rules.group_suits_distinct
+            )
+        else:
+            shape = resolve_wild_meld(
+                tuple(cards(meld_text)),
+                reading,
+                wild,
+                rules.wild_jokers,
+                rules.group_suits_distinct,
+            )
         wanted.update(shape.cards)
         meld_items.append(
             {
@@ -113,7 +131,7 @@ def arrange(
         phase=phase,
         to_act=[to_move],
         current=to_move,
-        history=data["history"][:1],
+        history=[deal_event],
         actions=[],
     )
     if rules.scattered:
@@ -174,6 +192,7 @@ def all_cards(state: HandState) -> Counter[str]:
         counted.update(hand)
     for meld in state.melds:
         counted.update(meld.cards)
+    counted.update(card for _seat, card, _meld in state.fronts)
     return counted
 
 

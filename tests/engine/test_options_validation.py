@@ -57,6 +57,7 @@ def test_every_option_has_a_one_line_description_and_allowed_values():
         "discards_displayed",
         "group_suits_distinct",
         "pip5_scoring",
+        "jokers",
         "partners_by_draw",
     } <= set(OPTIONS)
     for info in OPTIONS.values():

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from games.engine import (
     JOKER,
+    OPTIONS,
     PRESETS,
     ClaimRummy,
     CloseClaims,
@@ -48,6 +49,7 @@ from games.engine import (
     view,
 )
 from games.engine.duties import take_depths
+from games.engine.oklahoma import everyone_passed
 from games.engine.transitions import exec_take
 from tests.engine.helpers import all_cards, movers
 
@@ -83,6 +85,10 @@ def tables(draw: st.DrawFn, presets: tuple[str, ...] = ()) -> tuple[Rules, int, 
     if preset == "michigan":
         options["rummy_call"] = options["rummy_last_discard_only"] = False
         options["thirty_point_rule"] = False
+    for name, _reason in info.fixed_options:
+        options[name] = OPTIONS[name].default_for(preset)
+    if not options["rummy_call"]:
+        options["rummy_last_discard_only"] = False
     seed = draw(st.integers(0, 2**64 - 1))
     return make_rules(preset, **options), players, seed
 
@@ -137,10 +143,16 @@ def check_exactness(state: HandState, seat: int, rng: random.Random) -> None:
 
 def check_takes(state: HandState, seat: int) -> None:
     """A depth is offered exactly when the taker then has a legal move (never stuck)."""
-    if state.phase is not Phase.DRAW or state.floating_turn:
+    if state.phase not in (Phase.DRAW, Phase.OFFER) or state.floating_turn:
         return
     offered = set(take_depths(state, seat))
-    for depth in range(len(state.discard)):
+    depths = range(len(state.discard))
+    if state.rules.spec.take_top_takes_pile:
+        if everyone_passed(state):
+            assert not offered
+            return
+        depths = range(min(1, len(state.discard)))  # the top card, and the pile with it
+    for depth in depths:
         after = exec_take(state, TakeDiscard(seat, depth), None, [])
         assert (depth in offered) == bool(legal_actions(after, seat)), depth
 
@@ -157,6 +169,16 @@ def check_view(state: HandState, seat: int, rng: random.Random) -> None:
 
 def reference_in_hand(rules: Rules, card: str) -> int:
     """Card values left in hand, written out again from the rule documents."""
+    if rules.preset == "five-thousand":
+        return 0  # whoever goes out scores them instead
+    if rules.preset.startswith("oklahoma"):
+        if card == JOKER:
+            return 200
+        if card == "QS":
+            return 100
+        if card[0] in "A2":
+            return 20
+        return 10 if card[0] in "89TJQK" else 5
     if card == JOKER and rules.preset == "persian":
         return 20
     if card == JOKER or card[0] == "A":
@@ -225,15 +247,24 @@ def check_random_hand(table: tuple[Rules, int, int]) -> None:
     )
     assert state_from_json(json.loads(json.dumps(state_to_json(state)))) == state
     result = hand_result(state)
-    table_total = sum(len(meld.cards) for meld in state.melds)
+    table_total = sum(len(meld.cards) for meld in state.melds) + len(state.fronts)
     assert sum(len([line for line in seat.lines if line.points >= 0]) for seat in result.seats) >= 0
     assert (
-        sum(1 for seat in result.seats for line in seat.lines if line.reason != "left in hand")
+        sum(
+            1
+            for seat in result.seats
+            for line in seat.lines
+            if not line.reason.startswith("left in hand")
+        )
         == table_total
     )
     for seat in result.seats:
         assert seat.score == seat.melded - seat.in_hand + seat.bonus
-        assert seat.bonus == (rules.spec.going_out_bonus if seat.seat == result.went_out else 0)
+        if seat.bonus:
+            assert state.end.reason == "went_out" and state.end.seat == seat.seat
+        if not (rules.spec.concealed_going_out_bonus or rules.spec.in_hand_to_winner):
+            going_out = rules.spec.going_out_bonus if seat.seat == result.went_out else 0
+            assert seat.bonus == going_out
         assert seat.in_hand == sum(
             reference_in_hand(rules, card) for card in state.hands[seat.seat]
         )
@@ -242,10 +273,9 @@ def check_random_hand(table: tuple[Rules, int, int]) -> None:
             for meld in state.melds
             for card, owner in zip(meld.cards, meld.owners, strict=True)
             if owner == seat.seat
-        ]
-        assert sorted(line.card for line in seat.lines if line.reason != "left in hand") == sorted(
-            melded_cards
-        )
+        ] + [card for owner, card, _meld in state.fronts if owner == seat.seat]
+        played = [line.card for line in seat.lines if not line.reason.startswith("left in hand")]
+        assert sorted(played) == sorted(melded_cards)
         if rules.spec.partnerships:
             side = next(side for side in result.sides if seat.seat in side.seats)
             assert seat.total_after == side.total_after

@@ -25,6 +25,9 @@ PRESET_SEATS = {
     "throw-down": 3,
     "persian": 4,
     "michigan": 3,
+    "oklahoma": 3,
+    "oklahoma-jokers": 4,
+    "five-thousand": 5,
 }
 OPTION_SETS = [
     (("rummy_call", True),),
@@ -125,3 +128,25 @@ def test_each_level_finishes_the_new_presets_under_options(level, preset, option
         assert result.moves > 0 and len(result.totals) == seats and result.winners
         return
     _assert_finished(result, seats, 2 if preset == "persian" else 1)
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("oklahoma", 2), ("oklahoma-jokers", 4)])
+def test_mixed_levels_finish_oklahoma_games_to_1000(preset, seats):
+    levels = ("easy", "medium", "hard", "medium")[:seats]
+    config = SimConfig(preset=preset, levels=levels, games=1, seed=9, hard_playouts=HARD_PLAYOUTS)
+    result = play_game(config, 0)
+    _assert_finished(result, seats)
+    assert max(result.totals) >= 1000 + 200  # the target, and the winner's game bonus
+
+
+def test_mixed_levels_finish_a_five_thousand_game_of_eight():
+    levels = ("easy", "medium", "hard", "medium", "easy", "medium", "easy", "hard")
+    config = SimConfig(
+        preset="five-thousand",
+        options=(("target", 2000),),
+        levels=levels,
+        games=1,
+        seed=4,
+        hard_playouts=HARD_PLAYOUTS,
+    )
+    _assert_finished(play_game(config, 0), 8)
