@@ -170,6 +170,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 SWEEP_INTERVAL_SECONDS = float(envint("SWEEP_INTERVAL_SECONDS", 5))
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-tables": {"task": "games.tasks.sweep", "schedule": SWEEP_INTERVAL_SECONDS},
+    "sweep-tournaments": {"task": "tournaments.tasks.sweep", "schedule": SWEEP_INTERVAL_SECONDS},
 }
 # Never eager: turn clocks rely on countdowns that really wait. Unit tests run tasks in
 # Celery's in-process test worker instead (see tests/conftest.py).

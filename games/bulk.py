@@ -8,7 +8,7 @@ elsewhere (SQLite in tests and development) it falls back to ``bulk_create``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection, models
 
@@ -18,7 +18,7 @@ def insert_rows(
 ) -> int:
     """Insert ``rows`` (values in ``fields`` order, Python values) into ``model``'s table."""
     meta = model._meta
-    columns = [meta.get_field(name) for name in fields]
+    columns = [cast("models.Field[Any, Any]", meta.get_field(name)) for name in fields]
     if connection.vendor != "postgresql":
         objs = [model(**dict(zip(fields, row, strict=True))) for row in rows]
         model._default_manager.bulk_create(objs, batch_size=2000)
@@ -29,7 +29,7 @@ def insert_rows(
     json_at = [i for i, f in enumerate(columns) if isinstance(f, models.JSONField)]
     statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
         sql.Identifier(meta.db_table),
-        sql.SQL(", ").join(sql.Identifier(f.column) for f in columns),  # type: ignore[union-attr]
+        sql.SQL(", ").join([sql.Identifier(str(f.column)) for f in columns]),
     )
     count = 0
     with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:

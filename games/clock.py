@@ -58,7 +58,11 @@ def due_after(
     table, state, hand = snap.table, snap.state, snap.hand
     if table.status != Table.Status.PLAYING or state is None or hand is None:
         return "", None
+    if table.paused_at is not None:
+        return "", None
     if hand.status == Hand.Status.OVER:
+        if table.managed:  # its manager deals the next hand (services.hand_next) or ends it
+            return "", None
         return NEXT_HAND, now + timedelta(seconds=hand_pause_s())
     if not state.to_act:
         return "", None

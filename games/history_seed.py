@@ -37,13 +37,13 @@ def rules_json(preset: str) -> dict[str, Any]:
 
 
 def play_out(
-    rng: random.Random, strengths: Sequence[float], target: int = 500
+    rng: random.Random, strengths: Sequence[float], target: int = 500, max_hands: int = 40
 ) -> tuple[list[list[int]], list[int], list[int]]:
     """Hand scores until someone reaches ``target``: (hands, totals, winners)."""
     seats = len(strengths)
     totals = [0] * seats
     hands: list[list[int]] = []
-    while max(totals) < target and len(hands) < 40:
+    while max(totals) < target and len(hands) < max_hands:
         out = rng.randrange(seats)
         scores = [
             int(rng.gauss(25 + 20 * strength, 30)) + (40 if seat == out else 0)
@@ -185,7 +185,8 @@ def seed(
                 seated[rng.randrange(n)] = rng.choice(BOT_LEVELS)
             level = {"easy": -1.0, "medium": 0.0, "hard": 1.0}
             strengths = [level[s] if isinstance(s, str) else strength[s.pk] for s in seated]
-            hands, _totals, winners = play_out(rng, strengths)
+            single = preset.single_hand_game
+            hands, _totals, winners = play_out(rng, strengths, max_hands=1 if single else 40)
             table = tables[i % len(tables)]
             finished_at = now - dt.timedelta(seconds=rng.uniform(0, days * 86400))
             rows.append(

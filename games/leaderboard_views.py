@@ -7,7 +7,6 @@ in the shared cache and by clients, since a board changes only when a game is ra
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -20,18 +19,9 @@ from games import leaderboards, ratings, stats
 JSON_CACHE_SECONDS = 60
 
 
-def _query(board: str, request: HttpRequest) -> leaderboards.BoardQuery:
-    try:
-        return leaderboards.parse_query(board, request.GET)
-    except leaderboards.BadRequest as exc:
-        raise Http404(str(exc)) from None
-
-
-def _page(query: leaderboards.BoardQuery) -> Any:
-    try:
-        return leaderboards.board_page(query)
-    except leaderboards.BadRequest as exc:
-        raise Http404(str(exc)) from None
+def not_found(request: HttpRequest, reason: str) -> HttpResponse:
+    """A 404 that says what was wrong (the site's generic 404 page cannot)."""
+    return render(request, "games/leaderboards/not_found.html", {"reason": reason}, status=404)
 
 
 @require_GET
@@ -41,8 +31,11 @@ def leaderboard_index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest, board: str) -> HttpResponse:
-    query = _query(board, request)
-    page = _page(query)
+    try:
+        query = leaderboards.parse_query(board, request.GET)
+        page = leaderboards.board_page(query)
+    except leaderboards.BadRequest as exc:
+        return not_found(request, str(exc))
     me = request.user.pk if request.user.is_authenticated else None
     params = request.GET.copy()
     params.pop("page", None)
@@ -118,9 +111,11 @@ def tournaments_fragment_url(name: str) -> str | None:
 
 @require_GET
 def player_detail(request: HttpRequest, name: str) -> HttpResponse:
-    user = stats.public_player(name)
-    family = request.GET.get("family") or None
-    profile = stats.profile(user, family=family)
+    try:
+        user = stats.public_player(name)
+        profile = stats.profile(user, family=request.GET.get("family") or None)
+    except Http404 as exc:
+        return not_found(request, str(exc))
     return render(
         request,
         "games/players/detail.html",

@@ -62,6 +62,18 @@ class Table(models.Model):
     # handles whatever is overdue, so a lost task never stalls a table.
     due_kind = models.CharField(max_length=12, blank=True, help_text="bot, clock or next_hand")
     due_at = models.DateTimeField(null=True, blank=True)
+    # Tables run by an outside manager (another app seats the players and starts each game;
+    # nobody hosts them). ``hands_per_game`` ends a game after that many hands, highest total
+    # winning; ``paused_at`` stops clocks and bots until the manager resumes the table.
+    managed = models.BooleanField(
+        default=False,
+        help_text="Seated and started by an outside manager, not a host; the manager also "
+        "deals each next hand or ends the game.",
+    )
+    hands_per_game = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="End each game after this many hands (empty: target)."
+    )
+    paused_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [

@@ -166,16 +166,21 @@ class RatingBook:
         return state
 
     def rate(self, record: GameRecord) -> list[SeatOutcome]:
-        """Rate one game into the book; return every known account's outcome."""
+        """Rate one game into the book; return each known account's outcome.
+
+        A bot level can hold several seats of one game (one account plays them all): each
+        seat is rated as its own player from the account's rating, and the account takes the
+        mean of its seats' new ratings and counts one game. Its outcome is its best seat's.
+        """
         teams, ranks = seat_ranks(record)
         rank_of_seat = {
             seat: rank for team, rank in zip(teams, ranks, strict=True) for seat in team
         }
         family, pool = record.family, record.pool
-        before: dict[int, float | None] = {}
-        after: dict[int, float | None] = {}
+        before: dict[int, float] = {}
+        after: dict[int, float] = {}
         if pool:
-            states = [
+            priors = [
                 [
                     self.get((user, family, pool))
                     if (user := record.users[seat]) is not None
@@ -185,20 +190,31 @@ class RatingBook:
                 for team in teams
             ]
             rated = MODEL.rate(
-                [[MODEL.rating(mu=s.mu, sigma=s.sigma) for s in team] for team in states],
+                [[MODEL.rating(mu=p.mu, sigma=p.sigma) for p in team] for team in priors],
                 ranks=[float(rank) for rank in ranks],
             )
-            for team, team_states, new_team in zip(teams, states, rated, strict=True):
-                for seat, state, new in zip(team, team_states, new_team, strict=True):
-                    before[seat] = state.ordinal
-                    state.mu, state.sigma = new.mu, new.sigma
-                    state.games += 1
-                    state.updated_at = record.finished_at
-                    after[seat] = state.ordinal
-        outcomes = []
+            new_by_user: dict[int, list[tuple[float, float]]] = {}
+            for team, new_team in zip(teams, rated, strict=True):
+                for seat, new in zip(team, new_team, strict=True):
+                    user = record.users[seat]
+                    if user is not None:
+                        new_by_user.setdefault(user, []).append((new.mu, new.sigma))
+            for user, news in new_by_user.items():
+                state = self.get((user, family, pool))
+                before[user] = state.ordinal
+                state.mu = sum(mu for mu, _ in news) / len(news)
+                state.sigma = sum(sigma for _, sigma in news) / len(news)
+                state.games += 1
+                state.updated_at = record.finished_at
+                after[user] = state.ordinal
+        best_seat: dict[int, int] = {}
         for seat, user in enumerate(record.users):
-            if user is None:
-                continue
+            if user is not None and (
+                user not in best_seat or rank_of_seat[seat] < rank_of_seat[best_seat[user]]
+            ):
+                best_seat[user] = seat
+        outcomes = []
+        for user, seat in sorted(best_seat.items(), key=lambda item: item[1]):
             scores = [hand[seat] for hand in record.hands if seat < len(hand)]
             outcomes.append(
                 SeatOutcome(
@@ -210,8 +226,8 @@ class RatingBook:
                     hands=len(scores),
                     hand_points=sum(scores),
                     best_hand=max(scores, default=0),
-                    ordinal_before=before.get(seat),
-                    ordinal_after=after.get(seat),
+                    ordinal_before=before.get(user),
+                    ordinal_after=after.get(user),
                 )
             )
         return outcomes
@@ -294,7 +310,7 @@ def bot_account_ids(levels: Iterable[str]) -> dict[str, int]:
 def hands_summary_of(game: Any) -> list[list[int]]:
     """Each hand's scores by seat: stored on the game, or read from its hands once."""
     if game.hands_summary:
-        return game.hands_summary
+        return list(game.hands_summary)
     summary = []
     for result in (
         game.hands.filter(result__isnull=False).order_by("number").values_list("result", flat=True)
@@ -468,6 +484,16 @@ def rate_game(game_id: int) -> bool:
         game.rated_at = timezone.now()
         game.save(update_fields=["hands_summary", "rated_at"])
     return True
+
+
+def rate_missing() -> int:
+    """Rate the finished games no task has rated yet (a lost task), oldest first."""
+    from games.models import Game
+
+    ids = Game.objects.filter(status=Game.Status.FINISHED, rated_at__isnull=True).order_by(
+        "finished_at", "id"
+    )
+    return sum(rate_game(game_id) for game_id in ids.values_list("id", flat=True))
 
 
 def _merge(row: dict[str, Any], delta: dict[str, Any]) -> None:

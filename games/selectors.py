@@ -193,8 +193,10 @@ def pending_work(table_id: int, version: int) -> PendingWork | None:
 def work_for(snap: TableSnapshot) -> PendingWork | None:
     if snap.table.status != Table.Status.PLAYING or snap.state is None:
         return None
+    if snap.table.paused_at is not None:
+        return None
     if snap.hand is not None and snap.hand.status == Hand.Status.OVER:
-        return PendingWork(bot_seats=(), next_hand_due=True)
+        return PendingWork(bot_seats=(), next_hand_due=not snap.table.managed)
     seats = snap.seats
     bots = tuple(i for i in snap.state.to_act if 0 <= i < len(seats) and seats[i].bot_plays)
     table = snap.table

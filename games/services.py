@@ -23,7 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import clock, engine, tasks
+from games import clock, engine, signals
 from games.models import Game, Hand, Move, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -350,6 +350,8 @@ def table_start(*, table_id: int, by: User) -> Game:
             table.status = Table.Status.WAITING  # "play again" with the same seats
         elif table.status != Table.Status.WAITING:
             raise TableError("started", "The game at this table has already started.")
+        if table.managed:
+            raise TableError("managed", "This table is started by its organizer.")
         _require_host(table, by)
         seats = _seats(table)
         if any(s.is_empty for s in seats):
@@ -519,6 +521,8 @@ def _apply_move(
         raise TableError("not_playing", "No game is being played at this table.")
     if hand.status != Hand.Status.PLAYING:
         raise TableError("hand_over", "This hand is over.", version=snap.version)
+    if snap.table.paused_at is not None:
+        raise TableError("paused", "The game is paused; it goes on when it resumes.")
     try:
         parsed = engine.action_from_json(action, seat)
         new_state, events = engine.apply(snap.state, parsed)
@@ -572,12 +576,24 @@ def _apply_move(
             hand.save(update_fields=["state", "moves_count", "status", "result", "finished_at"])
             game.save(update_fields=["totals", "on_board", "status", "winners", "finished_at"])
             if game_over:  # ratings and leaderboards (games.ratings), after the commit
-                tasks.rate_game_after_commit(game.pk)
+                from games.tasks import rate_game_after_commit
+
+                rate_game_after_commit(game.pk)
         else:
             hand.save(update_fields=["state", "moves_count"])
         if actor == Move.Actor.HUMAN and snap.seats[seat].timeouts:
             Seat.objects.filter(table_id=table_id, index=seat).update(timeouts=0)
         _after_commit(lambda: selectors.remember(after))
+        if hand_over:  # --- hook for apps built on games (games.signals) ---
+            _after_commit(
+                lambda: signals.hand_finished.send(
+                    sender=Table,
+                    table_id=table_id,
+                    game_id=game.pk,
+                    hand_id=hand.pk,
+                    game_over=game_over,
+                )
+            )
         _announce(
             table_id,
             version,
@@ -652,11 +668,19 @@ def _score_hand(table: Table, hand: Hand, game: Game, state: Any) -> bool:
     hand.finished_at = now
     game.totals = list(result.totals)
     game.on_board = list(result.on_board)
-    outcome = engine.game_outcome(engine.Rules.from_json(game.rules), game.totals)
-    if not outcome.over:
-        return False
+    if table.hands_per_game:
+        # A fixed number of hands: the target does not end it; tied leaders share the win.
+        if hand.number < table.hands_per_game:
+            return False
+        best = max(game.totals)
+        winners = [seat for seat, total in enumerate(game.totals) if total == best]
+    else:
+        outcome = engine.game_outcome(engine.Rules.from_json(game.rules), game.totals)
+        if not outcome.over:
+            return False
+        winners = list(outcome.winners)
     game.status = Game.Status.FINISHED
-    game.winners = list(outcome.winners)
+    game.winners = winners
     game.finished_at = now
     table.status = Table.Status.FINISHED
     table.finished_at = now
@@ -929,4 +953,144 @@ def table_expire(*, table_id: int) -> bool:
         table.finished_at = timezone.now()
         table.save(update_fields=["status", "finished_at"])
         _announce(table.pk, _bump(table), lobby=True)
+    return True
+
+
+# --- tables run by an outside manager (no host) ---------------------------------------------
+
+
+def managed_table_create(
+    *,
+    name: str,
+    preset: str,
+    options: dict[str, Any],
+    num_seats: int,
+    turn_seconds: int,
+    spectators_allowed: bool = True,
+    bot_level: str = "easy",
+    rated: bool = True,
+) -> Table:
+    """A hostless table whose games another app starts (``managed_game_start``)."""
+    rules = build_rules(preset, options)
+    try:
+        rules.validate_players(num_seats)
+    except engine.RulesError as exc:
+        raise TableError("invalid_seats", str(exc)) from None
+    with transaction.atomic():
+        table = Table.objects.create(
+            name=name[:60],
+            host=None,
+            preset=preset,
+            rules=rules.to_json(),
+            num_seats=num_seats,
+            turn_seconds=turn_seconds,
+            spectators_allowed=spectators_allowed,
+            chat_enabled=False,
+            bot_level=bot_level,
+            managed=True,
+            rated=rated,
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, index=i, bot_level=bot_level) for i in range(num_seats)
+        )
+    return table
+
+
+def managed_game_start(
+    *,
+    table_id: int,
+    players: list[User | None],
+    hands_per_game: int | None = None,
+    autoplay: frozenset[int] = frozenset(),
+) -> Game:
+    """Seat ``players`` (None: a bot) in order and start a game at a managed table.
+
+    The table must not be playing. ``autoplay`` holds ids of users a bot plays for from the
+    first move (people who did not show up before).
+    """
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if not table.managed:
+            raise TableError("not_managed", "Only managed tables are started this way.")
+        if table.status == Table.Status.PLAYING:
+            raise TableError("started", "The game at this table has already started.")
+        if table.status not in (Table.Status.WAITING, Table.Status.FINISHED):
+            raise TableError("finished", "This table is closed.")
+        try:
+            engine.Rules.from_json(table.rules).validate_players(len(players))
+        except engine.RulesError as exc:
+            raise TableError("invalid_seats", str(exc)) from None
+        Seat.objects.filter(table=table).update(user=None)
+        Seat.objects.filter(table=table, index__gte=len(players)).delete()
+        have = set(Seat.objects.filter(table=table).values_list("index", flat=True))
+        Seat.objects.bulk_create(
+            Seat(table=table, index=i) for i in range(len(players)) if i not in have
+        )
+        for index, user in enumerate(players):
+            Seat.objects.filter(table=table, index=index).update(
+                user=user,
+                bot_level="" if user is not None else table.bot_level,
+                autoplay=user is not None and user.pk in autoplay,
+                left=False,
+                timeouts=0,
+                disconnected_at=None,
+            )
+        table.num_seats = len(players)
+        table.hands_per_game = hands_per_game
+        table.paused_at = None
+        table.save(update_fields=["num_seats", "hands_per_game", "paused_at"])
+        game = _start_game(table, _seats(table))
+        _announce(table.pk, table.version, lobby=True)
+    return game
+
+
+def game_end(*, table_id: int, winners: list[int]) -> Game:
+    """A manager ends a managed table's game between hands (e.g. to start a play-off)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if not table.managed:
+            raise TableError("not_managed", "Only a managed table's game is ended this way.")
+        hand = current_hand(table)
+        if table.status != Table.Status.PLAYING or hand is None:
+            raise TableError("not_playing", "No game is being played at this table.")
+        if hand.status != Hand.Status.OVER:
+            raise TableError("hand_playing", "A game ends only between hands.")
+        game = hand.game
+        now = timezone.now()
+        game.status = Game.Status.FINISHED
+        game.winners = list(winners)
+        game.finished_at = now
+        game.save(update_fields=["status", "winners", "finished_at"])
+        table.status = Table.Status.FINISHED
+        table.finished_at = now
+        table.due_kind, table.due_at = "", None
+        table.save(update_fields=["status", "finished_at", "due_kind", "due_at"])
+        _announce(table.pk, _bump(table), lobby=True)
+    return game
+
+
+def table_pause(*, table_id: int) -> bool:
+    """Stop a running table's clocks and bots (a manager's pause). False if already paused."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.paused_at is not None or table.status != Table.Status.PLAYING:
+            return False
+        table.paused_at = timezone.now()
+        table.due_kind, table.due_at = "", None
+        table.save(update_fields=["paused_at", "due_kind", "due_at"])
+        _announce(table.pk, _bump(table))
+    return True
+
+
+def table_resume(*, table_id: int) -> bool:
+    """Restart clocks and bots; the player to act gets a fresh turn clock."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.paused_at is None:
+            return False
+        table.paused_at = None
+        table.save(update_fields=["paused_at"])
+        version = _bump(table)
+        _refresh_due(table)
+        _announce(table.pk, version)
     return True

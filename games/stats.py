@@ -36,7 +36,7 @@ def public_player(name: str) -> User:
         .first()
     )
     if user is None:
-        raise Http404("There is no player with that name.")
+        raise Http404(f"There is no player called {name!r}.")
     return user
 
 
@@ -67,7 +67,9 @@ def profile(user: User, *, family: str | None = None) -> Profile:
         if r.pool == pool or not user.is_bot
     ]
     if family is not None and family not in ratings.FAMILIES:
-        raise Http404("There is no such preset family.")
+        raise Http404(
+            f"There is no preset family {family!r}; choose one of: {', '.join(ratings.FAMILIES)}."
+        )
     own = [r for r in rows if r.pool == pool]
     if family is None:
         family = max(own, key=lambda r: (r.games, r.family)).family if own else "standard"

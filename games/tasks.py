@@ -11,6 +11,7 @@ import random
 
 from celery import shared_task
 from django.conf import settings
+from django.db import DatabaseError
 
 log = logging.getLogger(__name__)
 
@@ -85,9 +86,15 @@ def sweep() -> dict[str, int]:
     return sweeper.sweep()
 
 
-@shared_task(acks_late=True)
+@shared_task(
+    acks_late=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    max_retries=5,
+)
 def rate_game(game_id: int) -> bool:
-    """Rate a finished game and update the leaderboard totals; a repeat does nothing."""
+    """Rate a finished game and update the leaderboard totals; a repeat does nothing, so a
+    retry after a lock timeout or a lost race on a new leaderboard row is safe."""
     from games import ratings
 
     return ratings.rate_game(game_id)

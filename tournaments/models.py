@@ -1,1 +1,212 @@
-"""Tournament models arrive with the tournaments issue."""
+"""Tournaments, their level schedule, entries, tables and the chip ledger.
+
+Chips live in ``ChipLedger``: every chip a player holds came in through a row (the starting
+stack is a row from the bank) and leaves through one, so balances are derived and the total is
+conserved. ``Entry.chips`` is a cache of that sum, written in the same transaction as the rows,
+so standings read one column; a test checks the two always agree.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        QUICK = "quick", "Quick game"
+        STT = "stt", "Single table tourney"
+        MTT = "mtt", "Multi-table tourney"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Announced"
+        REGISTRATION = "registration", "Registration open"
+        CLOSED = "closed", "Registration closed"
+        RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class LevelUnit(models.TextChoices):
+        HANDS = "hands", "Hands"
+        MINUTES = "minutes", "Minutes"
+
+    UPCOMING = (Status.DRAFT, Status.REGISTRATION, Status.CLOSED)
+    IN_PLAY = (Status.RUNNING, Status.PAUSED)
+    OVER = (Status.FINISHED, Status.CANCELLED)
+
+    name = models.CharField(max_length=80)
+    format = models.CharField(max_length=8, choices=Format.choices, default=Format.MTT)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    preset = models.CharField(max_length=32, default="standard")
+    options = models.JSONField(default=dict, blank=True, help_text="House rules of the preset.")
+    seats_per_table = models.PositiveSmallIntegerField(default=4, help_text="2 to 4.")
+    starting_chips = models.PositiveIntegerField(default=10_000, help_text="Multi-table only.")
+    level_unit = models.CharField(
+        max_length=8, choices=LevelUnit.choices, default=LevelUnit.HANDS,
+        help_text="Levels last a number of hands (rounds) or of minutes.",
+    )  # fmt: skip
+    target = models.PositiveIntegerField(default=500, help_text="Single table tourney: target.")
+    hands = models.PositiveSmallIntegerField(default=3, help_text="Quick game: number of hands.")
+    registration_opens_at = models.DateTimeField(null=True, blank=True)
+    registration_closes_at = models.DateTimeField(null=True, blank=True)
+    scheduled_start = models.DateTimeField(
+        null=True, blank=True,
+        help_text="Cancelled with a notice if fewer than the minimum have entered by then.",
+    )  # fmt: skip
+    min_entrants = models.PositiveIntegerField(default=2)
+    max_entrants = models.PositiveIntegerField(default=1000)
+    turn_seconds = models.PositiveIntegerField(default=60)
+    bots_allowed = models.BooleanField(
+        default=True, help_text="Bots fill empty seats (quick game and single table tourney)."
+    )
+    spectators_allowed = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Running state, written only by tournaments.services.
+    round = models.PositiveIntegerField(default=0, help_text="Rounds started (multi-table).")
+    level = models.PositiveSmallIntegerField(default=0)
+    pcr = models.PositiveIntegerField(default=0, help_text="Point-chip ratio in force.")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_seconds = models.PositiveIntegerField(default=0)
+    notice = models.CharField(max_length=300, blank=True, help_text="Shown on the public page.")
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "scheduled_start"], name="tourney_status_idx")]
+        permissions = [("manage_tournament", "Can run tournaments (start, pause, disqualify)")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.pk])
+
+    @property
+    def is_mtt(self) -> bool:
+        return self.format == self.Format.MTT
+
+
+class Level(models.Model):
+    """One step of the schedule: the PCR in force for ``duration`` hands or minutes."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="levels")
+    number = models.PositiveSmallIntegerField()
+    pcr = models.IntegerField(help_text="Point-chip ratio; must be positive.")
+    duration = models.IntegerField(help_text="Hands or minutes (the tournament's unit).")
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="level_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"Level {self.number}: PCR {self.pcr}"
+
+
+class TournamentTable(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Playing"
+        BROKEN = "broken", "Broken up"
+        DONE = "done", "Done"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField()
+    table = models.OneToOneField(
+        "games.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        help_text="The live table (empty in a headless simulation).",
+    )  # fmt: skip
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    round = models.PositiveIntegerField(default=0, help_text="The round it is playing.")
+    settled_round = models.PositiveIntegerField(default=0, help_text="The last round settled.")
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="ttable_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        PLAYING = "playing", "Playing"
+        OUT = "out", "Eliminated"
+        WINNER = "winner", "Winner"
+        DISQUALIFIED = "disqualified", "Disqualified"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
+    chips = models.BigIntegerField(default=0, help_text="Cache of the ledger balance.")
+    score = models.IntegerField(default=0, help_text="Game total (quick game, single table).")
+    place = models.PositiveIntegerField(null=True, blank=True)
+    table = models.ForeignKey(
+        TournamentTable, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    out_round = models.PositiveIntegerField(null=True, blank=True)
+    chips_before_out = models.BigIntegerField(default=0)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    out_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "entries"
+        ordering = ["tournament", "place", "-chips", "registered_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="entry_unique_user")
+        ]
+        indexes = [models.Index(fields=["tournament", "status"], name="entry_status_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament_id}"
+
+    @property
+    def is_in(self) -> bool:
+        return self.status in (self.Status.REGISTERED, self.Status.PLAYING)
+
+
+class ChipLedger(models.Model):
+    """One movement of chips. ``payer`` empty: from the bank (starting stacks)."""
+
+    class Kind(models.TextChoices):
+        STACK = "stack", "Starting stack"
+        HAND = "hand", "Hand settlement"
+        DISQUALIFICATION = "dq", "Disqualification"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="ledger")
+    table = models.ForeignKey(
+        TournamentTable, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    hand = models.ForeignKey(
+        "games.Hand", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    round = models.PositiveIntegerField(default=0)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.HAND)
+    payer = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="paid"
+    )
+    payee = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="received")
+    amount = models.PositiveBigIntegerField()
+    pcr = models.PositiveIntegerField(default=0)
+    level = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+        indexes = [models.Index(fields=["tournament", "round"], name="ledger_round_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.amount} to {self.payee_id}"

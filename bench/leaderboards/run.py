@@ -149,7 +149,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=60)
     parser.add_argument("--explain", action="store_true")
+    parser.add_argument("--cpu", type=int, default=1, help="Pin to this core (-1: do not pin).")
     args = parser.parse_args()
+    if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {args.cpu})
     setup()
     from django.db import connection
 

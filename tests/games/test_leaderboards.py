@@ -150,6 +150,16 @@ def test_bad_parameters_get_a_404_with_a_reason(client, field, path):
     assert response.status_code == 404
     if path.endswith(".json") or ".json?" in path:
         assert "error" in response.json()
+    else:
+        assert b'role="alert"' in response.content
+
+
+def test_a_bad_window_says_which_windows_exist(client, db):
+    response = client.get("/leaderboards/wins/", {"window": "<i>year</i>"})
+    assert response.status_code == 404
+    content = response.content.decode()
+    assert "There is no window" in content and "all, month, week" in content
+    assert "<i>year</i>" not in content
 
 
 def test_the_json_endpoint_is_public_cached_and_hides_private_fields(client, field):

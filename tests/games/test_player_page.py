@@ -89,7 +89,9 @@ def test_private_games_are_listed_without_a_replay_link(client, private_table):
 
 
 def test_unknown_and_deleted_players_are_404(client, carol_history):
-    assert client.get("/players/nobody/").status_code == 404
+    response = client.get("/players/nobody/")
+    assert response.status_code == 404
+    assert b"There is no player called" in response.content
     type(carol_history).objects.filter(pk=carol_history.pk).update(deleted_at=timezone.now())
     assert client.get("/players/Carol/").status_code == 404
 

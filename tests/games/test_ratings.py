@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 import random
 
 import pytest
@@ -102,6 +103,20 @@ def test_a_game_with_a_bot_seat_goes_to_the_bots_pool():
     book = ratings.RatingBook()
     book.rate(rec)
     assert set(book.ratings) == {(1, "standard", "bots"), (99, "standard", "bots")}
+
+
+def test_a_bot_level_at_several_seats_counts_once_with_the_mean_of_its_seats():
+    book = ratings.RatingBook()
+    rec = record([1, 99, 99, 2], [500, 400, 100, 50], bots=[False, True, True, False])
+    out = book.rate(rec)
+    assert [(o.user, o.seat, o.rank) for o in out] == [(1, 0, 1), (99, 1, 2), (2, 3, 4)]
+    bot = book.get((99, "standard", "bots"))
+    assert bot.games == 1
+    alone = ratings.RatingBook()
+    alone.rate(record([1, 99, 98, 2], [500, 400, 100, 50], bots=[False, True, True, False]))
+    second, third = alone.get((99, "standard", "bots")), alone.get((98, "standard", "bots"))
+    assert bot.mu == pytest.approx((second.mu + third.mu) / 2)
+    assert bot.sigma == pytest.approx((second.sigma + third.sigma) / 2)
 
 
 def test_weeks_start_on_monday_and_months_on_the_first_in_the_site_time_zone(settings):
@@ -219,6 +234,15 @@ def test_bots_are_rated_on_their_own_account_and_never_on_the_human_board(table,
     assert set(PlayerPeriodStats.objects.values_list("period", flat=True)) == {"career"}
 
 
+def test_a_table_full_of_one_bot_level_is_rated(table, players):
+    game = add_game(table, [players[0], "easy", "easy", "easy"], [[90, 10, 50, 20]], minutes=1)
+    assert ratings.rate_game(game.pk)
+    bot = Rating.objects.get(user__username="bot-level-easy")
+    assert (bot.games, bot.pool) == (1, "bots")
+    assert GameResult.objects.filter(game=game).count() == 2
+    assert GameResult.objects.get(game=game, user=bot.user).seat == 2
+
+
 def test_a_table_that_opted_out_keeps_results_without_ratings(table, players):
     Table.objects.filter(pk=table.pk).update(rated=False)
     game = add_game(table, players[:2], [[60, 10]], minutes=1)
@@ -281,3 +305,50 @@ def test_a_bot_level_takes_its_username_as_name_when_a_person_has_its_name(db):
         False,
     )
     assert ratings.bot_account_ids(["easy"]) == ids
+
+
+def test_recompute_missing_rates_only_the_games_a_lost_task_left(table, players):
+    first = add_game(table, players[:2], [[60, 10]], minutes=1)
+    ratings.rate_game(first.pk)
+    before = snapshot()
+    lost = add_game(table, players[2:4], [[5, 70]], minutes=2)
+    out = io.StringIO()
+    call_command("recompute_ratings", "--missing", stdout=out)
+    assert "Rated 1 games" in out.getvalue()
+    lost.refresh_from_db()
+    assert lost.rated_at is not None
+    assert GameResult.objects.filter(game=first).count() == 2
+    assert set(snapshot()[0]) > set(before[0])
+    call_command("recompute_ratings", "--missing", stdout=io.StringIO())
+    assert GameResult.objects.count() == 4
+
+
+def test_a_live_game_with_three_bots_of_one_level_is_rated(alice):
+    from tests.games.conftest import start_table
+    from tests.games.test_views import finish_game
+
+    table = start_table(alice, seats=4, target=60)
+    game = finish_game(table, seed=5)
+    assert sum(1 for p in game.players if p["bot"]) == 3
+    assert tasks.rate_game(game.pk) is True
+    assert set(GameResult.objects.filter(game=game).values_list("user__username", flat=True)) == {
+        "alice",
+        f"bot-level-{game.players[1]['bot']}",
+    }
+    assert Rating.objects.get(user=alice).games == 1
+
+
+def test_a_live_persian_game_is_rated_by_sides(alice):
+    from tests.games.conftest import start_table
+    from tests.games.test_views import finish_game
+
+    table = start_table(alice, seats=4, preset="persian", target=60)
+    game = finish_game(table, seed=2)
+    teams, ranks = ratings.seat_ranks(ratings.record_of(game, table_rated=True, bots={"easy": 0}))
+    assert teams == [[0, 2], [1, 3]]
+    assert sorted(ranks) == [1, 2]
+    assert tasks.rate_game(game.pk) is True
+    mine = GameResult.objects.get(game=game, user=alice)
+    assert mine.family == "partnership"
+    assert mine.won == (mine.rank == 1) == (0 in game.winners)
+    assert Rating.objects.get(user=alice).family == "partnership"

@@ -16,8 +16,19 @@ class Command(BaseCommand):
         "the result equals what the rate_game task computed game by game."
     )
 
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--missing",
+            action="store_true",
+            help="Only rate finished games that no task has rated yet (after a lost task).",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
         from games.models import Game
+
+        if options["missing"]:
+            self.stdout.write(f"Rated {ratings.rate_missing()} games that had been missed.")
+            return
 
         total = Game.objects.filter(status=Game.Status.FINISHED).count()
         bar = Progress("rating", total, stream=self.stderr._out, quiet=options["verbosity"] == 0)

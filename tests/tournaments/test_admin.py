@@ -1,0 +1,214 @@
+"""Organizers run tournaments from the admin; other staff cannot."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Group
+from django.test import Client
+
+from tests.conftest import make_player
+from tests.tournaments.conftest import bot_players, enter, make_tournament
+from tournaments.models import Entry, Level, Tournament
+
+CHANGELIST = "/admin/tournaments/tournament/"
+
+
+def staff_client(user) -> Client:
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
+@pytest.fixture
+def organizer(db):
+    user = make_player("olga", "Olga", is_staff=True)
+    user.groups.add(Group.objects.get(name="Tournament organizers"))
+    return user
+
+
+@pytest.fixture
+def organizer_client(organizer) -> Client:
+    return staff_client(organizer)
+
+
+def new_tournament_post(**overrides):
+    data = {
+        "name": "Friday night",
+        "format": "mtt",
+        "preset": "standard",
+        "options": "{}",
+        "seats_per_table": "4",
+        "starting_chips": "1000",
+        "level_unit": "hands",
+        "target": "500",
+        "hands": "3",
+        "min_entrants": "2",
+        "max_entrants": "100",
+        "turn_seconds": "60",
+        "bots_allowed": "on",
+        "spectators_allowed": "on",
+        "notice": "",
+        "levels-TOTAL_FORMS": "2",
+        "levels-INITIAL_FORMS": "0",
+        "levels-MIN_NUM_FORMS": "0",
+        "levels-MAX_NUM_FORMS": "1000",
+        "levels-0-number": "1",
+        "levels-0-pcr": "2",
+        "levels-0-duration": "5",
+        "levels-1-number": "2",
+        "levels-1-pcr": "4",
+        "levels-1-duration": "5",
+    }
+    data.update(overrides)
+    return data
+
+
+def act(client: Client, action: str, *tournaments: Tournament):
+    return client.post(
+        CHANGELIST,
+        {"action": action, "_selected_action": [t.pk for t in tournaments]},
+        follow=True,
+    )
+
+
+def test_an_organizer_creates_a_tournament_with_its_levels(organizer_client, organizer):
+    response = organizer_client.post(CHANGELIST + "add/", new_tournament_post())
+    assert response.status_code == 302, response.content.decode()[:3000]
+    t = Tournament.objects.get()
+    assert t.created_by == organizer and t.status == Tournament.Status.DRAFT
+    assert [(lv.number, lv.pcr) for lv in Level.objects.filter(tournament=t)] == [(1, 2), (2, 4)]
+
+
+def test_a_level_with_a_non_positive_pcr_is_refused(organizer_client):
+    response = organizer_client.post(
+        CHANGELIST + "add/", new_tournament_post(**{"levels-1-pcr": "0"})
+    )
+    assert response.status_code == 200
+    assert "PCR must be a positive" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_overlapping_levels_are_refused(organizer_client):
+    response = organizer_client.post(
+        CHANGELIST + "add/", new_tournament_post(**{"levels-1-number": "1"})
+    )
+    assert response.status_code == 200
+    assert "Levels overlap" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_a_minimum_above_the_maximum_is_refused(organizer_client):
+    response = organizer_client.post(
+        CHANGELIST + "add/", new_tournament_post(min_entrants="10", max_entrants="5")
+    )
+    assert "above the maximum" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_an_organizer_opens_registration_and_starts_with_history(organizer_client):
+    t = make_tournament(status=Tournament.Status.DRAFT)
+    act(organizer_client, "registration_open", t)
+    enter(t, bot_players(4))
+    response = act(organizer_client, "start", t)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.RUNNING
+    assert "started" in response.content.decode()
+    history = list(
+        LogEntry.objects.filter(object_id=str(t.pk)).values_list("change_message", flat=True)
+    )
+    assert "Registration opened" in history and "Started" in history
+
+
+def test_an_action_that_makes_no_sense_now_is_refused_with_a_message(organizer_client):
+    t = make_tournament(status=Tournament.Status.DRAFT)
+    response = act(organizer_client, "pause", t)
+    assert "Only a running tournament can be paused" in response.content.decode()
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.DRAFT
+    assert not LogEntry.objects.exists()
+
+
+def test_starting_with_too_few_entrants_is_refused_in_the_admin(organizer_client):
+    t = make_tournament(min_entrants=3)
+    enter(t, bot_players(2))
+    response = act(organizer_client, "start", t)
+    assert "Too few entrants" in response.content.decode()
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION
+
+
+def test_an_organizer_adds_an_entrant_and_disqualifies_them(organizer_client, alice, bob):
+    t = make_tournament()
+    response = organizer_client.post(
+        "/admin/tournaments/entry/add/", {"tournament": t.pk, "user": alice.pk}
+    )
+    assert response.status_code == 302
+    enter(t, [bob])
+    act(organizer_client, "start", t)
+    entry = Entry.objects.get(user=alice)
+    organizer_client.post(
+        "/admin/tournaments/entry/",
+        {"action": "disqualify", "_selected_action": [entry.pk]},
+        follow=True,
+    )
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.DISQUALIFIED
+    assert LogEntry.objects.filter(change_message=f"Disqualified {alice}").exists()
+
+
+def test_results_and_ledger_export_as_csv(organizer_client):
+    t = make_tournament()
+    enter(t, bot_players(4))
+    act(organizer_client, "start", t)
+    results = act(organizer_client, "export_results", t)
+    rows = list(csv.reader(io.StringIO(results.content.decode())))
+    assert rows[0][:3] == ["tournament", "place", "player"] and len(rows) == 5
+    ledger = act(organizer_client, "export_ledger", t)
+    rows = list(csv.reader(io.StringIO(ledger.content.decode())))
+    assert rows[0][-4:] == ["from", "to", "amount", "at"]
+    assert len(rows) == 5 and all(r[8] == "bank" and r[10] == "1000" for r in rows[1:])
+
+
+def test_staff_outside_the_organizer_group_cannot_manage_tournaments(db):
+    t = make_tournament()
+    staff = staff_client(make_player("sam", "Sam", is_staff=True))
+    assert staff.get(CHANGELIST).status_code == 403
+    assert staff.post(CHANGELIST + "add/", new_tournament_post()).status_code == 403
+    act(staff, "start", t)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION
+
+
+def test_viewers_without_the_manage_permission_get_no_state_actions(db):
+    from django.contrib.auth.models import Permission
+
+    viewer = make_player("vic", "Vic", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_tournament"))
+    t = make_tournament()
+    enter(t, bot_players(2))
+    client = staff_client(viewer)
+    page = client.get(CHANGELIST).content.decode()
+    assert "export_results" in page and '"start"' not in page
+    act(client, "start", t)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION
+
+
+def test_a_started_tournament_keeps_its_settings_but_takes_a_notice(organizer_client):
+    t = make_tournament(name="Locked")
+    enter(t, bot_players(2))
+    act(organizer_client, "start", t)
+    page = organizer_client.get(f"{CHANGELIST}{t.pk}/change/").content.decode()
+    assert 'name="seats_per_table"' not in page
+    # post back what the page holds (hidden inputs: inline management forms and row ids)
+    post = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    post["notice"] = "Table 2 restarts after a network problem."
+    response = organizer_client.post(f"{CHANGELIST}{t.pk}/change/", post)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    t.refresh_from_db()
+    assert t.notice.startswith("Table 2") and t.name == "Locked"

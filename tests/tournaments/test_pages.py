@@ -1,0 +1,122 @@
+"""Public tournament pages, the player's lobby, the player-results fragment and the socket."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+from django.test import Client
+from django.urls import reverse
+
+from tests.conftest import make_player
+from tests.tournaments.conftest import bot_players, drive, enter, make_tournament
+from tournaments import broadcast, services
+from tournaments.models import Entry, Tournament
+from tournaments.routing import websocket_urlpatterns
+
+
+@pytest.fixture
+def finished(db):
+    t = make_tournament(name="Spring open", seats_per_table=2, starting_chips=300)
+    enter(t, bot_players(4))
+    services.start(tournament_id=t.pk, rng=random.Random(2))
+    return drive(t)
+
+
+def test_the_list_shows_upcoming_running_and_finished_without_login(db, finished):
+    make_tournament(name="Next week")
+    make_tournament(name="Secret draft", status=Tournament.Status.DRAFT)
+    page = Client().get(reverse("tournaments:list")).content.decode()
+    assert "Spring open" in page and "Next week" in page
+    assert "Secret draft" not in page
+
+
+def test_the_tournament_page_shows_standings_places_and_the_ledger(finished):
+    page = Client().get(reverse("tournaments:detail", args=[finished.pk])).content.decode()
+    assert "Standings" in page and "Bot 0" in page and "Finished" in page
+    ledger = Client().get(reverse("tournaments:ledger", args=[finished.pk])).content.decode()
+    assert "Starting stacks" in ledger and "Round 1 · table" in ledger
+
+
+def test_a_draft_is_not_public(db):
+    t = make_tournament(status=Tournament.Status.DRAFT)
+    assert Client().get(reverse("tournaments:detail", args=[t.pk])).status_code == 404
+
+
+def test_a_player_registers_and_sees_the_withdraw_button(alice_client, alice):
+    t = make_tournament()
+    response = alice_client.post(reverse("tournaments:register", args=[t.pk]), follow=True)
+    page = response.content.decode()
+    assert "You are registered" in page and "Withdraw" in page
+    again = alice_client.post(reverse("tournaments:register", args=[t.pk]), follow=True)
+    assert "already registered" in again.content.decode()
+
+
+def test_the_lobby_shows_chips_level_and_a_link_to_the_table(alice_client, alice):
+    t = make_tournament(bots_allowed=True)
+    services.register(tournament_id=t.pk, user=alice)
+    enter(t, bot_players(3))
+    services.start(tournament_id=t.pk)
+    page = alice_client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
+    assert "Your chips" in page and "1000" in page and 'id="my-table"' in page
+
+
+def test_the_lobby_needs_a_login(db):
+    t = make_tournament()
+    response = Client().get(reverse("tournaments:lobby", args=[t.pk]))
+    assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_the_leaderboard_counts_wins_per_period(db, finished):
+    # bots are left out of the leaderboard; give the win to a person to see it counted
+    winner = Entry.objects.get(tournament=finished, place=1)
+    person = make_player("wendy", "Wendy")
+    Entry.objects.filter(pk=winner.pk).update(user=person)
+    for period in ("week", "month", "all"):
+        page = Client().get(reverse("tournaments:leaderboard"), {"period": period})
+        body = page.content.decode()
+        assert "Wendy" in body
+
+
+def test_the_player_results_fragment_has_no_page_around_it(db, finished):
+    name = Entry.objects.get(tournament=finished, place=1).user.display_name
+    response = Client().get(reverse("tournaments:player-results", kwargs={"name": name}))
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body and "Spring open" in body
+
+
+def test_the_player_results_of_an_unknown_name_is_404(db):
+    url = reverse("tournaments:player-results", kwargs={"name": "nobody"})
+    assert Client().get(url).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_socket_says_changed_and_tells_a_moved_player_their_table(alice):
+    @database_sync_to_async
+    def running():
+        t = make_tournament()
+        services.register(tournament_id=t.pk, user=alice)
+        enter(t, bot_players(3))
+        services.start(tournament_id=t.pk)
+        return t
+
+    t = await running()
+    app = URLRouter(websocket_urlpatterns)
+    watcher = WebsocketCommunicator(app, f"/ws/tournaments/{t.pk}/")
+    watcher.scope["user"] = AnonymousUser()
+    player = WebsocketCommunicator(app, f"/ws/tournaments/{t.pk}/")
+    player.scope["user"] = alice
+    assert (await watcher.connect())[0] and (await player.connect())[0]
+    await database_sync_to_async(broadcast.tournament_changed)(t.pk)
+    assert await watcher.receive_json_from(timeout=5) == {"type": "changed"}
+    await database_sync_to_async(broadcast.players_moved)(t.pk, [alice.pk])
+    frames = [await player.receive_json_from(timeout=5) for _ in range(2)]
+    seated = next(f for f in frames if f["type"] == "seated")
+    assert seated["url"].startswith("/tables/")
+    await watcher.disconnect()
+    await player.disconnect()

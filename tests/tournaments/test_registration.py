@@ -1,0 +1,102 @@
+"""Registering, withdrawing and organizer changes to the field: refused with a reason, or done."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tests.conftest import make_player
+from tests.tournaments.conftest import make_tournament
+from tournaments import services
+from tournaments.models import Entry, Tournament
+from tournaments.services import TournamentError
+
+
+def test_a_player_registers_during_the_window(alice):
+    t = make_tournament()
+    services.register(tournament_id=t.pk, user=alice)
+    assert Entry.objects.get(tournament=t).user == alice
+
+
+def test_registering_twice_is_refused(alice):
+    t = make_tournament()
+    services.register(tournament_id=t.pk, user=alice)
+    with pytest.raises(TournamentError, match="already registered"):
+        services.register(tournament_id=t.pk, user=alice)
+    assert Entry.objects.count() == 1
+
+
+def test_registering_after_the_window_is_refused(alice):
+    t = make_tournament(registration_closes_at=timezone.now() - timedelta(minutes=1))
+    with pytest.raises(TournamentError, match="closed"):
+        services.register(tournament_id=t.pk, user=alice)
+    assert not Entry.objects.exists()
+
+
+def test_registering_before_the_window_is_refused(alice):
+    t = make_tournament(registration_opens_at=timezone.now() + timedelta(hours=1))
+    with pytest.raises(TournamentError, match="not opened"):
+        services.register(tournament_id=t.pk, user=alice)
+
+
+def test_registering_over_the_maximum_is_refused(alice, bob):
+    t = make_tournament(max_entrants=1)
+    services.register(tournament_id=t.pk, user=alice)
+    with pytest.raises(TournamentError, match="full"):
+        services.register(tournament_id=t.pk, user=bob)
+    assert Entry.objects.count() == 1
+
+
+def test_registering_for_a_tournament_in_progress_is_refused(alice):
+    t = make_tournament(status=Tournament.Status.RUNNING)
+    with pytest.raises(TournamentError, match="in progress"):
+        services.register(tournament_id=t.pk, user=alice)
+
+
+def test_a_single_table_holds_no_more_than_its_seats(db):
+    t = make_tournament(format=Tournament.Format.QUICK, seats_per_table=2)
+    for i in range(2):
+        services.register(tournament_id=t.pk, user=make_player(f"p{i}", f"P{i}"))
+    with pytest.raises(TournamentError, match="full"):
+        services.register(tournament_id=t.pk, user=make_player("p3", "P3"))
+
+
+def test_a_player_withdraws_while_registration_is_open(alice):
+    t = make_tournament()
+    services.register(tournament_id=t.pk, user=alice)
+    services.unregister(tournament_id=t.pk, user=alice)
+    assert not Entry.objects.exists()
+
+
+def test_withdrawing_after_registration_closed_is_refused(alice):
+    t = make_tournament()
+    services.register(tournament_id=t.pk, user=alice)
+    services.registration_close(tournament_id=t.pk)
+    with pytest.raises(TournamentError):
+        services.unregister(tournament_id=t.pk, user=alice)
+    assert Entry.objects.count() == 1
+
+
+def test_bot_accounts_cannot_register_themselves(db):
+    bot = make_player("robo", "Robo", is_bot=True)
+    t = make_tournament()
+    with pytest.raises(TournamentError, match="Bot"):
+        services.register(tournament_id=t.pk, user=bot)
+
+
+def test_an_organizer_adds_and_removes_entrants_before_the_start(alice):
+    t = make_tournament(status=Tournament.Status.DRAFT)
+    services.entrant_add(tournament_id=t.pk, user=alice)
+    services.entrant_remove(tournament_id=t.pk, user=alice)
+    assert not Entry.objects.exists()
+
+
+def test_the_sweeper_cancels_a_tournament_below_the_minimum_with_a_notice(alice):
+    t = make_tournament(min_entrants=3, scheduled_start=timezone.now() - timedelta(seconds=1))
+    services.register(tournament_id=t.pk, user=alice)
+    assert services.sweep()["cancelled"] == 1
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
+    assert "1 entered" in t.notice

@@ -1,0 +1,21 @@
+"""Celery tasks: fetch by id, call the services. Both are idempotent, so repeats are harmless."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(acks_late=True)
+def advance(tournament_id: int) -> bool:
+    """A game at one of the tournament's tables ended (or it resumed): do what is due."""
+    from tournaments import services
+
+    return services.advance(tournament_id=tournament_id)
+
+
+@shared_task(acks_late=True)
+def sweep() -> dict[str, int]:
+    """Celery beat: registration windows, scheduled starts, and a backstop for lost tasks."""
+    from tournaments import services
+
+    return services.sweep()

@@ -1,0 +1,111 @@
+"""Tournament pages: public lists, standings, ledger, leaderboard; a player's lobby.
+
+Thin: look up, authorise, call a service or a selector, render. Live parts are fragments
+that the page refetches when its socket says the tournament changed (and every few seconds
+without one).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from tournaments import selectors, services
+from tournaments.models import Tournament
+
+
+def _public(tournament_id: int) -> Tournament:
+    t = get_object_or_404(Tournament, pk=tournament_id)
+    if t.status == Tournament.Status.DRAFT:
+        raise Http404("This tournament is not announced yet.")
+    return t
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/list.html", {"lists": selectors.lists()})
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = _public(tournament_id)
+    return render(request, "tournaments/detail.html", _live_context(request, t))
+
+
+def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The live part of the tournament page (status, level, standings, tables, your seat)."""
+    t = _public(tournament_id)
+    return render(request, "tournaments/partials/live.html", _live_context(request, t))
+
+
+def _live_context(request: HttpRequest, t: Tournament) -> dict[str, object]:
+    return {
+        "t": t,
+        "standings": selectors.standings(t),
+        "tables": selectors.tables(t),
+        "mine": selectors.my_entry(t, request.user),
+    }
+
+
+def tournament_ledger(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = _public(tournament_id)
+    return render(request, "tournaments/ledger.html", {"t": t, "hands": selectors.ledger(t)})
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    period = request.GET.get("period", "all")
+    if period not in selectors.PERIODS:
+        period = "all"
+    return render(
+        request,
+        "tournaments/leaderboard.html",
+        {"rows": selectors.leaderboard(period), "period": period, "periods": selectors.PERIODS},
+    )
+
+
+def player_results(request: HttpRequest, name: str) -> HttpResponse:
+    """A fragment (no base template) for the public player page, which loads it with htmx."""
+    user = User.objects.filter(display_name__iexact=name, is_active=True).first()
+    if user is None:
+        raise Http404("No such player.")
+    return render(
+        request,
+        "tournaments/partials/player_results.html",
+        {"player": user, "entries": selectors.player_results(user)},
+    )
+
+
+@login_required
+def lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The player's own view: status, level, PCR, chips and a link to their table."""
+    t = _public(tournament_id)
+    entry = selectors.my_entry(t, request.user)
+    if entry is None:
+        messages.info(request, "You are not entered in this tournament.")
+        return redirect(t)
+    return render(request, "tournaments/lobby.html", {"t": t, "mine": entry})
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    _act(request, services.register, tournament_id, "You are registered. Good luck!")
+    return redirect("tournaments:detail", tournament_id)
+
+
+@login_required
+@require_POST
+def unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    _act(request, services.unregister, tournament_id, "You have withdrawn.")
+    return redirect("tournaments:detail", tournament_id)
+
+
+def _act(request: HttpRequest, fn: object, tournament_id: int, done: str) -> None:
+    try:
+        fn(tournament_id=tournament_id, user=request.user)  # type: ignore[operator]
+    except services.TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
