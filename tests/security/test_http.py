@@ -171,8 +171,13 @@ def test_a_private_tables_finished_game_and_chat_stay_private(alice, bob):
     assert report.status_code == 400 and not message.reports.exists()
 
 
+# Organisers run tournaments from the admin; staff outside their group are refused there
+# (tests/tournaments/test_admin.py), and players never get in.
+TOURNAMENT_ADMIN = "/admin/tournaments/tournament/"
+
+
 def test_the_admin_is_closed_to_players(alice_client):
-    for url in ["/admin/", "/admin/games/table/", "/admin/accounts/user/"]:
+    for url in ["/admin/", "/admin/games/table/", "/admin/accounts/user/", TOURNAMENT_ADMIN]:
         response = alice_client.get(url)
         assert response.status_code == 302 and "/admin/login/" in response["Location"]
 
