@@ -31,6 +31,19 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 PASSWORD = "correct-horse-battery-staple"
 
 
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """Every async test runs on an event loop of its own, and a channel layer object keeps
+    state bound to the loop that used it (channels-redis: its receive lock and pools). A
+    server process has one loop for its whole life; tests get a new layer per test, so one
+    test's unfinished receive cannot lock the next test out."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests last: Playwright's sync API holds an event loop on the main thread
