@@ -53,3 +53,24 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+if os.environ.get("BENCH_TRACEMALLOC"):
+    # Where a socket server's memory goes: SIGUSR1 writes the largest allocation sites.
+    import signal
+    import tracemalloc
+
+    tracemalloc.start(8)
+
+    def _dump(signum: int, frame: object) -> None:
+        snapshot = tracemalloc.take_snapshot()
+        with open(os.environ["BENCH_TRACEMALLOC"], "w") as out:
+            for stat in snapshot.statistics("traceback")[:40]:
+                out.write(f"{stat.size / 1024:.0f} KiB in {stat.count} blocks\n")
+                for line in stat.traceback.format()[-16:]:
+                    out.write(f"    {line}\n")
+            out.write("\n--- by line\n")
+            for stat in snapshot.statistics("lineno")[:60]:
+                out.write(f"{stat}\n")
+
+    signal.signal(signal.SIGUSR1, _dump)

@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import signal
 import time
 from contextlib import ExitStack
 from typing import Any
@@ -49,6 +51,9 @@ async def _hold(stack: Stack, tables: list[dict[str, Any]], hold_s: float) -> di
     connected_s = time.monotonic() - started
     await asyncio.sleep(hold_s)
     after = rss_mb(stack.servers[0].pid)
+    if os.environ.get("BENCH_TRACEMALLOC"):
+        os.kill(stack.servers[0].pid, signal.SIGUSR1)
+        await asyncio.sleep(20)
     # With every socket still open, a few tables play one move each.
     rng = random.Random(1)
     sample = rng.sample(seats, min(20, len(seats)))

@@ -4,10 +4,12 @@ games end within a run.
 
 Run inside the benchmark's environment (DATABASE_URL, REDIS_URL, DJANGO_SETTINGS_MODULE set by
 run.py); prints one JSON object: {"tables": [{"id": .., "cookies": [session keys by seat]}]}.
+``prepare close <id>...`` stops those tables when a level is done.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
@@ -54,5 +56,18 @@ def main(count: int, seats: int, prefix: str, target: int = 500) -> None:
     json.dump({"tables": tables}, sys.stdout)
 
 
+def close(table_ids: list[int]) -> None:
+    """Stop a level's tables, so nothing plays on them while the next level is measured."""
+    django.setup()
+    from games import services
+
+    for table_id in table_ids:
+        with contextlib.suppress(services.TableError):  # already over
+            services.table_abort(table_id=table_id, reason="Benchmark level over.")
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], *map(int, sys.argv[4:5]))
+    if sys.argv[1] == "close":
+        close([int(t) for t in sys.argv[2:]])
+    else:
+        main(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], *map(int, sys.argv[4:5]))

@@ -173,6 +173,15 @@ class Stack:
             table["port"] = self.ports[i % len(self.ports)]
         return tables
 
+    def close(self, tables: list[dict[str, Any]]) -> None:
+        subprocess.run(
+            [PY, "-m", "bench.load.prepare", "close", *(str(t["id"]) for t in tables)],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+        )
+
     def usage(self) -> dict[str, Any]:
         return {
             "daphne_cpu_s": [round(cpu_seconds(p.pid), 1) for p in self.servers],
@@ -299,6 +308,7 @@ def main() -> None:
                 )
             )
             floor = asyncio.run(_measure(stack, tables, args.seconds, echo=True))
+            stack.close(tables)
             for kind, row in (("tables", real), ("echo", floor)):
                 row.update({"kind": kind, "table_count": count, "sockets": count * 4})
                 rows.append(row)
