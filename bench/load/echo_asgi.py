@@ -12,16 +12,12 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from django.core.asgi import get_asgi_application
+from channels.auth import AuthMiddlewareStack
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.routing import URLRouter
+from django.urls import path
 
-django_app = get_asgi_application()
-
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.urls import path  # noqa: E402
-
-from config.routing import websocket_urlpatterns  # noqa: E402
+from config.asgi import application as site
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
@@ -43,16 +39,14 @@ class EchoConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps({"type": "state", "version": event["version"]}))
 
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_app,
-        "websocket": AuthMiddlewareStack(
-            URLRouter(
-                [path("ws/echo/<int:table>/", EchoConsumer.as_asgi()), *websocket_urlpatterns]
-            )
-        ),
-    }
-)
+_echo = AuthMiddlewareStack(URLRouter([path("ws/echo/<int:table>/", EchoConsumer.as_asgi())]))
+
+
+async def application(scope: dict, receive: object, send: object) -> None:
+    """The site as deployed (config.asgi), plus the echo socket beside it."""
+    if scope["type"] == "websocket" and scope["path"].startswith("/ws/echo/"):
+        return await _echo(scope, receive, send)
+    return await site(scope, receive, send)
 
 
 if os.environ.get("BENCH_TRACEMALLOC"):

@@ -20,6 +20,7 @@ from typing import Any
 import websockets
 
 _ids = itertools.count(1)
+COOL_DOWN_S = 1.0
 
 
 @dataclass
@@ -33,6 +34,22 @@ class Stats:
     timeouts: int = 0
     http_ms: list[float] = field(default_factory=list)
     http_errors: int = 0
+    sent_at: list[float] = field(default_factory=list)
+    measure_from: float = 0.0
+    measure_to: float = float("inf")
+    """Monotonic time before which round trips are not recorded (the warm-up)."""
+
+    def record(self, sent: float, arrived: float) -> None:
+        if self.measure_from <= sent < self.measure_to:
+            self.rtts_ms.append((arrived - sent) * 1000)
+            self.sent_at.append(sent - self.measure_from)
+            self.moves += 1
+
+    def slowest(self, n: int = 12) -> list[tuple[float, float]]:
+        """(seconds into the measured window, ms) of the slowest round trips: clustered
+        moments point at a stall of the whole server, spread ones at single moves."""
+        ranked = sorted(zip(self.rtts_ms, self.sent_at, strict=True), reverse=True)[:n]
+        return sorted((round(at, 2), round(ms)) for ms, at in ranked)
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -58,6 +75,7 @@ class Stats:
             "hands_finished": self.hands_finished,
             "games_finished": self.games_finished,
             "games_started": self.games_started,
+            "slowest": self.slowest(),
             **_http_summary(self.http_ms, self.http_errors),
         }
 
@@ -154,13 +172,13 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
 async def play_table(
     base: str,
     table: dict[str, Any],
-    seconds: float,
+    until: float,
     stats: Stats,
     rng: random.Random,
     *,
     origin: str,
 ) -> None:
-    """Four seats of one real table: connect, then one move per second until time is up."""
+    """Four seats of one real table: connect, then one move per second until ``until``."""
     sockets = await _connect_seats(
         f"{base}/ws/tables/{table['id']}/?format=json", table, stats, origin=origin
     )
@@ -169,8 +187,7 @@ async def play_table(
         for s in sockets:
             await s.wait_version(0, 30)
         await asyncio.sleep(rng.random())  # spread the tables over the second
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
+        while time.monotonic() < until:
             tick = time.monotonic()
             latest = max(sockets, key=lambda s: s.version).state or {}
             if (latest.get("table") or {}).get("status") == "finished":
@@ -247,8 +264,7 @@ async def _one_move(sockets: list[Socket], stats: Stats, rng: random.Random) -> 
     except TimeoutError:
         stats.timeouts += 1
         return
-    stats.rtts_ms.append((max(arrivals) - sent) * 1000)
-    stats.moves += 1
+    stats.record(sent, max(arrivals))
     after = mover.state or {}
     if (after.get("view") or {}).get("phase") == "hand_over":
         stats.hands_finished += 1
@@ -259,7 +275,7 @@ async def _one_move(sockets: list[Socket], stats: Stats, rng: random.Random) -> 
 async def echo_table(
     base: str,
     table: dict[str, Any],
-    seconds: float,
+    until: float,
     stats: Stats,
     rng: random.Random,
     *,
@@ -272,9 +288,8 @@ async def echo_table(
     readers = [asyncio.create_task(s.read()) for s in sockets]
     try:
         await asyncio.sleep(rng.random())
-        end = time.monotonic() + seconds
         version = 0
-        while time.monotonic() < end:
+        while time.monotonic() < until:
             tick = time.monotonic()
             version += 1
             mover = sockets[version % len(sockets)]
@@ -285,8 +300,7 @@ async def echo_table(
             except TimeoutError:
                 stats.timeouts += 1
                 continue
-            stats.rtts_ms.append((max(arrivals) - sent) * 1000)
-            stats.moves += 1
+            stats.record(sent, max(arrivals))
             await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
     finally:
         for r in readers:  # stop reading first: our own closing is not a dropped connection
@@ -341,20 +355,22 @@ async def run_load(
     origin: str,
     pages: list[str] | None = None,
     pages_per_s: float = 0,
+    warmup: float = 5.0,
 ) -> dict[str, Any]:
-    stats = Stats()
+    """Play for ``warmup + seconds`` and a second more; only round trips sent in between
+    count. The first moves of every table meet cold caches, fresh connections and sockets
+    still arriving; in the last second, tables that have stopped close their sockets."""
+    started = time.monotonic()
+    stats = Stats(measure_from=started + warmup, measure_to=started + warmup + seconds)
+    until = started + warmup + seconds + COOL_DOWN_S
     rng = random.Random(seed)
     play = echo_table if echo else play_table
-    started = time.monotonic()
     results = await asyncio.gather(
-        *(
-            play(base, t, seconds, stats, random.Random(rng.random()), origin=origin)
-            for t in tables
-        ),
-        browse(base, [] if echo else (pages or []), pages_per_s, seconds, stats),
+        *(play(base, t, until, stats, random.Random(rng.random()), origin=origin) for t in tables),
+        browse(base, [] if echo else (pages or []), pages_per_s, warmup + seconds, stats),
         return_exceptions=True,
     )
     for result in results:
         if isinstance(result, BaseException):
             stats.error(type(result).__name__)
-    return stats.summary(time.monotonic() - started)
+    return stats.summary(seconds)

@@ -208,12 +208,19 @@ async def _measure(
     echo: bool,
     pages: list[str] | None = None,
     pages_per_s: float = 0,
+    warmup: float = 5.0,
 ) -> dict:
     by_port: dict[int, list[dict[str, Any]]] = {}
     for table in tables:
         by_port.setdefault(table["port"], []).append(table)
     before = stack.usage()
     started = time.monotonic()
+    measured: dict[str, Any] = {}
+
+    def mark() -> None:
+        measured.update(usage=stack.usage(), at=time.monotonic())
+
+    asyncio.get_running_loop().call_later(warmup, mark)
     parts = await asyncio.gather(
         *(
             run_load(
@@ -225,29 +232,26 @@ async def _measure(
                 origin=f"http://127.0.0.1:{port}",
                 pages=pages,
                 pages_per_s=pages_per_s / len(by_port),
+                warmup=warmup,
             )
             for port, group in by_port.items()
         )
     )
-    wall = time.monotonic() - started
     after = stack.usage()
+    ended = time.monotonic()
+    # CPU is counted from the end of the warm-up, like the round trips.
+    start_usage, start_at = measured.get("usage", before), measured.get("at", started)
+    wall = ended - start_at
     merged = _merge(parts) if len(parts) > 1 else parts[0]
-    merged["server_cpu_pct"] = round(
-        100
-        * sum(a - b for a, b in zip(after["daphne_cpu_s"], before["daphne_cpu_s"], strict=True))
-        / wall,
-        1,
+
+    def spent(key: str) -> float:
+        return sum(a - b for a, b in zip(after[key], start_usage[key], strict=True))
+
+    merged["server_cpu_pct"] = round(100 * spent("daphne_cpu_s") / wall, 1)
+    merged["server_cpu_ms_per_move"] = round(
+        1000 * spent("daphne_cpu_s") / max(merged["moves"], 1), 2
     )
-    server_cpu_s = sum(
-        a - b for a, b in zip(after["daphne_cpu_s"], before["daphne_cpu_s"], strict=True)
-    )
-    merged["server_cpu_ms_per_move"] = round(1000 * server_cpu_s / max(merged["moves"], 1), 2)
-    merged["worker_cpu_pct"] = round(
-        100
-        * sum(a - b for a, b in zip(after["worker_cpu_s"], before["worker_cpu_s"], strict=True))
-        / wall,
-        1,
-    )
+    merged["worker_cpu_pct"] = round(100 * spent("worker_cpu_s") / wall, 1)
     merged["daphne_rss_mb"] = after["daphne_rss_mb"]
     merged["kb_per_socket"] = round(
         1024
@@ -291,6 +295,9 @@ def main() -> None:
     )
     parser.add_argument("--pages", default="/,/leaderboards/", help="public pages visitors read")
     parser.add_argument("--pages-per-s", type=float, default=5.0)
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="seconds played before round trips count"
+    )
     args = parser.parse_args()
     rows = []
     with ExitStack() as exits:
@@ -305,9 +312,12 @@ def main() -> None:
                     echo=False,
                     pages=[p for p in args.pages.split(",") if p],
                     pages_per_s=args.pages_per_s,
+                    warmup=args.warmup,
                 )
             )
-            floor = asyncio.run(_measure(stack, tables, args.seconds, echo=True))
+            floor = asyncio.run(
+                _measure(stack, tables, args.seconds, echo=True, warmup=args.warmup)
+            )
             stack.close(tables)
             for kind, row in (("tables", real), ("echo", floor)):
                 row.update({"kind": kind, "table_count": count, "sockets": count * 4})
