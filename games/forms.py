@@ -70,6 +70,9 @@ class TableCreateForm(forms.Form):
     auto_start = forms.BooleanField(
         label="Start by itself when every seat is taken", required=False
     )
+    rated = forms.BooleanField(
+        label="Rated: results count on the leaderboards", required=False, initial=True
+    )
     fill_with_bots = forms.BooleanField(label="Fill empty seats with bots", required=False)
     bot_level = forms.ChoiceField(
         label="Bot level",
@@ -98,7 +101,7 @@ class TableCreateForm(forms.Form):
         return [self[name] for name in ("name", "preset", "num_seats", "turn_seconds")]
 
     def setting_fields(self) -> list[forms.BoundField]:
-        names = ("is_private", "spectators_allowed", "chat_enabled", "auto_start")
+        names = ("is_private", "spectators_allowed", "chat_enabled", "auto_start", "rated")
         return [self[name] for name in names]
 
     def clean(self) -> dict[str, Any]:
@@ -167,6 +170,7 @@ class TableCreateForm(forms.Form):
             "spectators_allowed": data["spectators_allowed"],
             "chat_enabled": data["chat_enabled"],
             "auto_start": data["auto_start"],
+            "rated": data["rated"],
             "fill_with_bots": data["fill_with_bots"],
             "bot_level": data["bot_level"],
         }

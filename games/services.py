@@ -124,6 +124,7 @@ def table_create(
     auto_start: bool = False,
     fill_with_bots: bool = False,
     bot_level: str = "easy",
+    rated: bool = True,
 ) -> Table:
     """Create a table with the host in seat 0 (and bots in the rest, if asked)."""
     rules = build_rules(preset, options)
@@ -157,6 +158,7 @@ def table_create(
             chat_enabled=chat_enabled,
             auto_start=auto_start,
             bot_level=bot_level,
+            rated=rated,
         )
         Seat.objects.bulk_create(
             Seat(

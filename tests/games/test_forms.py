@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import engine
+from games import engine, services
 from games.forms import UNTIMED, TableCreateForm, option_field_name
 
 
@@ -130,3 +130,14 @@ def test_a_service_refusal_lands_next_to_its_field():
     form.add_service_error("busy", "You are already playing elsewhere.")
     assert form.errors["turn_seconds"] == ["Turn time must be between 15 seconds and 5 minutes."]
     assert form.non_field_errors() == ["You are already playing elsewhere."]
+
+
+@pytest.mark.django_db
+def test_a_table_is_rated_unless_the_host_unticks_it(alice):
+    assert TableCreateForm()["rated"].initial is True
+    ticked = TableCreateForm(form_data(rated="on"))
+    unticked = TableCreateForm(form_data())
+    assert ticked.is_valid() and unticked.is_valid()
+    assert ticked.service_kwargs()["rated"] is True
+    table = services.table_create(host=alice, **unticked.service_kwargs())
+    assert table.rated is False
