@@ -25,6 +25,19 @@ DEFAULT_CHANNEL_CAPACITY = 1500
 # longest countdown we schedule (turn clocks, tournament rounds) or tasks would run twice.
 BROKER_VISIBILITY_TIMEOUT_S = 3600
 
+# Which channels-redis layer carries socket messages (env CHANNEL_LAYER):
+# - "pubsub" (default): Redis Pub/Sub. A process subscribes once to each group one of its
+#   sockets is in, and one published message reaches every socket of the group there. The
+#   load benchmark measured it at a third of the list layer's round trip with 150 tables
+#   (docs/performance.md): the list layer pops one socket's message per Redis round trip
+#   through a single receive loop per process, four pops per move for a 4-seat table.
+#   Delivery is at most once (nothing is kept for a process that is not listening); our
+#   messages only say "table n is at version v", and a socket that connects or reconnects
+#   is sent the current state, so nothing is lost that a resync does not restore.
+# - "lists": channels-redis' original layer (per-socket queues with capacity and expiry).
+PUBSUB_LAYER = "pubsub"
+LIST_LAYER = "lists"
+
 FILESYSTEM_BROKER_FOLDERS = (
     "data_folder_in",
     "data_folder_out",
@@ -102,33 +115,40 @@ REDIS_READ_TIMEOUT_S = 30
 def _redis_messaging(env: Mapping[str, str], redis_url: str) -> dict[str, Any]:
     if not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise ConfigurationError("REDIS_URL must start with redis://, rediss:// or unix://")
+    kind = env.get("CHANNEL_LAYER", PUBSUB_LAYER).strip().lower() or PUBSUB_LAYER
+    if kind not in (PUBSUB_LAYER, LIST_LAYER):
+        raise ConfigurationError(f"CHANNEL_LAYER must be {PUBSUB_LAYER} or {LIST_LAYER}")
     max_connections = _positive_int(env, "REDIS_MAX_CONNECTIONS", DEFAULT_REDIS_MAX_CONNECTIONS)
     capacity = _positive_int(env, "CHANNEL_CAPACITY", DEFAULT_CHANNEL_CAPACITY)
+    host = {
+        "address": redis_url,
+        "max_connections": max_connections,
+        # redis-py 8 reads with a 5 s timeout by default, which is also how long
+        # channels-redis' list layer blocks in BZPOPMIN waiting for a socket's next message:
+        # on a busy process the reply comes a moment late and the socket is dropped (close
+        # 1011). Reads wait longer; connecting stays quick to fail.
+        "socket_timeout": REDIS_READ_TIMEOUT_S,
+        "socket_connect_timeout": 5,
+    }
+    prefix = env.get("CHANNEL_PREFIX", "rummy")
+    if kind == PUBSUB_LAYER:
+        layer = {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [host], "prefix": prefix},
+        }
+    else:
+        layer = {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [host],
+                "capacity": capacity,
+                "expiry": 60,
+                "group_expiry": 86400,
+                "prefix": prefix,
+            },
+        }
     return {
-        "CHANNEL_LAYERS": {
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {
-                    "hosts": [
-                        {
-                            "address": redis_url,
-                            "max_connections": max_connections,
-                            # redis-py 8 reads with a 5 s timeout by default, which is also
-                            # how long channels-redis blocks in BZPOPMIN waiting for a
-                            # socket's next message: on a busy process the reply comes a
-                            # moment late and the socket is dropped (close 1011). Reads
-                            # wait longer; connecting stays quick to fail.
-                            "socket_timeout": REDIS_READ_TIMEOUT_S,
-                            "socket_connect_timeout": 5,
-                        }
-                    ],
-                    "capacity": capacity,
-                    "expiry": 60,
-                    "group_expiry": 86400,
-                    "prefix": env.get("CHANNEL_PREFIX", "rummy"),
-                },
-            }
-        },
+        "CHANNEL_LAYERS": {"default": layer},
         "CELERY_BROKER_URL": redis_url,
         "CELERY_BROKER_TRANSPORT_OPTIONS": {"visibility_timeout": BROKER_VISIBILITY_TIMEOUT_S},
     }

@@ -7,6 +7,7 @@ hung dependency makes the check fail fast instead of hanging the caller.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import uuid
@@ -40,8 +41,20 @@ async def check_channel_layer() -> None:
     token = uuid.uuid4().hex
     await layer.send(channel, {"type": "healthz.probe", "token": token})
     message = await layer.receive(channel)
+    await _release(layer, channel)
     if message.get("token") != token:
         raise RuntimeError("the probe message came back changed")
+
+
+async def _release(layer: object, channel: str) -> None:
+    """Let go of the probe's channel. The Pub/Sub layer unsubscribes a channel when a receive
+    on it is cancelled (that is how a consumer leaves); without this every probe would leave
+    a Redis subscription behind in the web process."""
+    pending = asyncio.ensure_future(layer.receive(channel))  # type: ignore[attr-defined]
+    await asyncio.sleep(0)
+    pending.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await pending
 
 
 def check_broker() -> None:

@@ -3,11 +3,13 @@ each socket renders its own seat's view, so no hand ever travels through a share
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -15,6 +17,7 @@ from channels.layers import get_channel_layer
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+RETRY_PAUSE_S = 0.05
 
 
 def table_group(table_id: int) -> str:
@@ -54,13 +57,24 @@ def deferred() -> Iterator[list[Message]]:
         _deferred.reset(token)
 
 
+async def _group_send(layer: Any, group: str, message: dict[str, object]) -> None:
+    """One retry: after a Redis restart the first command on a pooled connection fails while
+    the next one connects afresh, and the message (a version number) is safe to repeat."""
+    try:
+        await layer.group_send(group, message)
+    except Exception:
+        log.warning("channel layer send failed; retrying once", extra={"group": group})
+        await asyncio.sleep(RETRY_PAUSE_S)
+        await layer.group_send(group, message)
+
+
 async def flush(messages: list[Message]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     for group, message in messages:
         try:
-            await layer.group_send(group, message)
+            await _group_send(layer, group, message)
         except Exception:  # as in _send: the move is committed; clients resync
             log.exception("channel layer send failed", extra={"group": group})
 
@@ -73,11 +87,11 @@ def _send(group: str, message: dict[str, object]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    close_after = _on_a_fresh_loop() and hasattr(layer, "close_pools")
+    close_after = _on_a_fresh_loop() and hasattr(type(layer), "close_pools")
 
     async def send() -> None:
         try:
-            await layer.group_send(group, message)
+            await _group_send(layer, group, message)
         finally:
             if close_after:
                 await layer.close_pools()

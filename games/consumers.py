@@ -183,6 +183,7 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
             await self._push_state(force=True)
         elif kind == "ping":
             await self._send_json({"type": "pong", "id": frame.get("id")})
+            await self._catch_up(frame.get("version"))
         elif kind == "chat":
             await self._chat(frame)
         else:
@@ -218,6 +219,23 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
         await self._send_json({"type": "ack", "id": frame_id, "version": outcome.version})
         if outcome.duplicate:
             await self._push_state()
+        else:
+            # The mover's own view goes straight back on this socket, not by way of the
+            # group: a lost or late group message cannot leave them looking at the table
+            # before their move. The group's copy of this version is then skipped.
+            await self._push_state(version=outcome.version)
+
+    async def _catch_up(self, version: Any) -> None:
+        """A ping may carry the version the client shows. Group messages are delivered at
+        most once (a Redis restart drops those in flight), so a client that is behind gets
+        the current state: the page pings now and then, and heals within one interval."""
+        if version is None:
+            return
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            raise ProtocolError("malformed", "A ping's version must be a table version.")
+        current = await db(selectors.table_version)(self.table_id)
+        if current is not None and current > version:
+            await self._push_state(version=current)
 
     async def _chat(self, frame: dict[str, Any]) -> None:
         if self.user is None or not self.user.is_authenticated:

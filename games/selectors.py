@@ -134,6 +134,11 @@ def read_snapshot(table: Table) -> TableSnapshot:
     )
 
 
+def table_version(table_id: int) -> int | None:
+    """The table's current version, from the database (None: no such table)."""
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+
+
 def cached_snapshot(table_id: int, version: int | None) -> TableSnapshot | None:
     """The snapshot of ``version`` if this process has it, without touching the database
     (so an event loop may call it)."""

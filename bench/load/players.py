@@ -51,6 +51,21 @@ class Stats:
         ranked = sorted(zip(self.rtts_ms, self.sent_at, strict=True), reverse=True)[:n]
         return sorted((round(at, 2), round(ms)) for ms, at in ranked)
 
+    def timeline(self, step_s: float = 5.0) -> list[tuple[float, int, float, float]]:
+        """(seconds into the window, moves, p50 ms, p99 ms) per ``step_s``: tells a backlog
+        that drains (or never does) from latency that is high all along."""
+        buckets: dict[int, list[float]] = {}
+        for ms, at in zip(self.rtts_ms, self.sent_at, strict=True):
+            buckets.setdefault(int(at // step_s), []).append(ms)
+        rows = []
+        for key in sorted(buckets):
+            values = sorted(buckets[key])
+            p99 = values[min(len(values) - 1, int(0.99 * len(values)))]
+            rows.append(
+                (key * step_s, len(values), round(statistics.median(values), 1), round(p99, 1))
+            )
+        return rows
+
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
 
@@ -76,6 +91,7 @@ class Stats:
             "games_finished": self.games_finished,
             "games_started": self.games_started,
             "slowest": self.slowest(),
+            "timeline": self.timeline(),
             **_http_summary(self.http_ms, self.http_errors),
         }
 

@@ -298,6 +298,9 @@ def main() -> None:
     parser.add_argument(
         "--warmup", type=float, default=5.0, help="seconds played before round trips count"
     )
+    parser.add_argument(
+        "--no-echo", action="store_true", help="skip the echo floor (for quick comparisons)"
+    )
     args = parser.parse_args()
     rows = []
     with ExitStack() as exits:
@@ -315,11 +318,12 @@ def main() -> None:
                     warmup=args.warmup,
                 )
             )
-            floor = asyncio.run(
-                _measure(stack, tables, args.seconds, echo=True, warmup=args.warmup)
-            )
+            runs = [("tables", real)]
+            if not args.no_echo:
+                floor = _measure(stack, tables, args.seconds, echo=True, warmup=args.warmup)
+                runs.append(("echo", asyncio.run(floor)))
             stack.close(tables)
-            for kind, row in (("tables", real), ("echo", floor)):
+            for kind, row in runs:
                 row.update({"kind": kind, "table_count": count, "sockets": count * 4})
                 rows.append(row)
                 print(json.dumps(row), flush=True)

@@ -477,6 +477,19 @@
     });
   }
 
+  // Now and then the page tells the server which version it shows, and a server that has
+  // moved on sends the current state: group messages reach a socket at most once (a Redis
+  // restart drops those in flight), so a missed one heals within one interval.
+  function catchUp() {
+    const state = tableState();
+    if (socket && state && document.visibilityState !== "hidden") {
+      const version = Number(state.dataset.version);
+      socket.send(JSON.stringify({ type: "ping", id: "catch-up", version }));
+    }
+  }
+  document.addEventListener("visibilitychange", catchUp);
+  window.setInterval(catchUp, 20000 + Math.random() * 5000);
+
   window.setInterval(tickClocks, 1000);
   refresh();
 })();

@@ -62,7 +62,7 @@ def test_it_uses_redis_for_layer_and_broker_when_redis_url_is_set(testing):
     backends = choose({"REDIS_URL": "redis://cache:6379/2"}, testing=testing)
     assert backends["MESSAGING_KIND"] == REDIS
     layer = backends["CHANNEL_LAYERS"]["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     (host,) = layer["CONFIG"]["hosts"]
     assert host["address"] == "redis://cache:6379/2" and host["max_connections"] == 2000
     assert backends["CELERY_BROKER_URL"] == "redis://cache:6379/2"
@@ -70,8 +70,28 @@ def test_it_uses_redis_for_layer_and_broker_when_redis_url_is_set(testing):
     assert transport["visibility_timeout"] == BROKER_VISIBILITY_TIMEOUT_S
 
 
-def test_it_sizes_the_redis_pool_for_thousands_of_sockets():
+def test_the_list_layer_can_be_chosen_instead_of_pubsub():
+    env = {"REDIS_URL": "redis://r:6379/0", "CHANNEL_LAYER": "lists"}
+    layer = choose(env)["CHANNEL_LAYERS"]["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["CONFIG"]["expiry"] == 60 and layer["CONFIG"]["prefix"] == "rummy"
+
+
+def test_an_unknown_channel_layer_kind_is_refused():
+    with pytest.raises(ConfigurationError, match="CHANNEL_LAYER"):
+        choose({"REDIS_URL": "redis://r:6379/0", "CHANNEL_LAYER": "kafka"})
+
+
+def test_the_pubsub_layer_is_given_only_options_it_reads():
+    """RedisPubSubChannelLayer swallows unknown options silently: capacity or expiry given to
+    it would look configured and do nothing."""
     config = choose({"REDIS_URL": "redis://r:6379/0"})["CHANNEL_LAYERS"]["default"]["CONFIG"]
+    assert set(config) == {"hosts", "prefix"}
+
+
+def test_it_sizes_the_redis_pool_for_thousands_of_sockets():
+    env = {"REDIS_URL": "redis://r:6379/0", "CHANNEL_LAYER": "lists"}
+    config = choose(env)["CHANNEL_LAYERS"]["default"]["CONFIG"]
     # redis-py's own default is 100 connections and channels-redis' capacity is 100.
     assert DEFAULT_REDIS_MAX_CONNECTIONS >= 1000
     assert config["capacity"] >= 1000

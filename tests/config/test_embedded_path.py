@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 from celery import Celery
-from channels_redis.core import RedisChannelLayer
 
 from config.backends import FILESYSTEM_BROKER_FOLDERS, select_backends
 from config.private_redis import start_private_redis
 from config.sqlite_layer import SQLiteChannelLayer
+from tests.config.layer_helpers import layer_from
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,7 +80,7 @@ def test_a_task_in_the_worker_process_reaches_a_socket_group_through_the_private
     private_redis, tmp_path
 ):
     backends = select_backends({"REDIS_URL": private_redis.url}, base_dir=ROOT, testing=False)
-    layer = RedisChannelLayer(**backends["CHANNEL_LAYERS"]["default"]["CONFIG"])
+    layer = layer_from(backends["CHANNEL_LAYERS"]["default"])
     worker = start_worker(tmp_path, redis_url=private_redis.url)
     try:
         receive_broadcast(layer, Celery(broker=private_redis.url), tmp_path, worker)

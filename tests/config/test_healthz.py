@@ -22,10 +22,14 @@ def test_it_is_never_cached(client):
     assert "no-cache" in client.get("/healthz")["Cache-Control"]
 
 
-def test_it_answers_503_when_the_channel_layer_is_unreachable(client):
+@pytest.mark.parametrize(
+    "backend",
+    ["channels_redis.core.RedisChannelLayer", "channels_redis.pubsub.RedisPubSubChannelLayer"],
+)
+def test_it_answers_503_when_the_channel_layer_is_unreachable(client, backend):
     unreachable = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": backend,
             "CONFIG": {"hosts": ["redis://127.0.0.1:9/0"]},
         }
     }

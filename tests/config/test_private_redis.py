@@ -4,11 +4,11 @@ import asyncio
 import stat
 
 import pytest
-from channels_redis.core import RedisChannelLayer
 from kombu import Connection
 
 from config.backends import select_backends
 from config.private_redis import bundled_server_path, ping, start_private_redis
+from tests.config.layer_helpers import close_layer, layer_from
 
 
 @pytest.fixture
@@ -39,19 +39,19 @@ def test_the_private_redis_carries_channel_layer_messages_between_layer_instance
     private_redis, tmp_path
 ):
     """The embedded path is the production path: channels-redis on the private server."""
-    config = select_backends({"REDIS_URL": private_redis.url}, base_dir=tmp_path, testing=False)[
+    entry = select_backends({"REDIS_URL": private_redis.url}, base_dir=tmp_path, testing=False)[
         "CHANNEL_LAYERS"
-    ]["default"]["CONFIG"]
+    ]["default"]
 
     async def scenario():
-        web, worker = RedisChannelLayer(**config), RedisChannelLayer(**config)
+        web, worker = layer_from(entry), layer_from(entry)
         socket_channel = await web.new_channel()
         await web.group_add("table-3", socket_channel)
         await worker.group_send("table-3", {"type": "table.changed", "version": 2})
         message = await asyncio.wait_for(web.receive(socket_channel), 5)
         await web.flush()
-        await web.close_pools()
-        await worker.close_pools()
+        await close_layer(web)
+        await close_layer(worker)
         return message
 
     assert asyncio.run(scenario()) == {"type": "table.changed", "version": 2}

@@ -30,14 +30,6 @@ from tests.resilience.stack import (
     start_worker,
 )
 
-# Every text the connection badge shows from now on (a reconnection may be brief).
-WATCH_CONNECTION = """() => {
-  const badge = document.getElementById("connection");
-  window.connectionSeen = [];
-  new MutationObserver(() => window.connectionSeen.push(badge.textContent)).observe(
-    badge, {childList: true, characterData: true, subtree: true});
-}"""
-
 pytestmark = [pytest.mark.services, pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
@@ -86,13 +78,11 @@ def test_a_redis_restart_under_play_is_recovered_from(postgres_url, fault_redis,
         page = open_table(browser, alice, base, table_id)
         after = play_a_turn(page, table_id, [daphne, worker])
         poll("the bot answers", lambda: version_of(table_id) >= after + 2, [daphne, worker])
-        page.evaluate(WATCH_CONNECTION)
         redis = restart_redis(redis)
-        # The page's socket lost its server side with Redis: it must notice and come back.
-        page.wait_for_function(
-            "() => window.connectionSeen.some((text) => text.includes('reconnecting'))",
-            timeout=90_000,
-        )
+        # On the Pub/Sub layer (the default) Daphne resubscribes by itself and the page's
+        # socket may stay open throughout; on the list layer the socket's consumer fails
+        # and the page reconnects. Either way the page must be live, and every move below
+        # (Alice's through Daphne, the bot's through the worker) must reach it afresh.
         page.locator("#connection", has_text="live").wait_for(timeout=90_000)
         after = play_a_turn(page, table_id, [daphne, worker])  # waits for her turn
         poll("the bot answers again", lambda: version_of(table_id) >= after + 2, [worker])

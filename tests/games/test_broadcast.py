@@ -33,3 +33,36 @@ def test_deferral_ends_with_its_block():
         pass
     assert messages == []
     assert broadcast._deferred.get() is None
+
+
+@pytest.mark.django_db
+async def test_a_send_that_fails_once_is_retried(monkeypatch):
+    """After a Redis restart the first command on a pooled connection fails; the retry
+    connects afresh."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(broadcast.table_group(8), channel)
+    real, calls = layer.group_send, []
+
+    async def flaky(group, message):
+        calls.append(group)
+        if len(calls) == 1:
+            raise ConnectionError("Connection closed by server.")
+        await real(group, message)
+
+    monkeypatch.setattr(layer, "group_send", flaky)
+    await broadcast.flush([(broadcast.table_group(8), {"type": "table.changed", "version": 4})])
+    assert calls == ["table-8", "table-8"]
+    assert await _next(layer, channel) == {"type": "table.changed", "version": 4}
+
+
+@pytest.mark.django_db
+async def test_a_send_that_keeps_failing_is_logged_not_raised(monkeypatch, caplog):
+    layer = get_channel_layer()
+
+    async def down(group, message):
+        raise ConnectionError("Connection refused.")
+
+    monkeypatch.setattr(layer, "group_send", down)
+    await broadcast.flush([(broadcast.table_group(9), {"type": "table.changed", "version": 1})])
+    assert "channel layer send failed" in caplog.text

@@ -42,6 +42,16 @@ async def _frame_of(communicator: WebsocketCommunicator, kind: str) -> dict:
             return frame
 
 
+async def _states_within(communicator: WebsocketCommunicator, seconds: float) -> list[dict]:
+    """State frames that arrive within ``seconds`` (presence and chat frames are let by)."""
+    states = []
+    while not await communicator.receive_nothing(timeout=seconds):
+        frame = await communicator.receive_json_from()
+        if frame["type"] == "state":
+            states.append(frame)
+    return states
+
+
 @database_sync_to_async
 def _table_for(user, seats: int = 2) -> Table:
     """A started two-seat table where the user (seat 0) moves first."""
@@ -188,6 +198,69 @@ async def test_a_move_is_acked_and_every_socket_gets_its_own_new_view(alice, bob
     assert await _moves(table) == 1
     await player.disconnect()
     await spectator.disconnect()
+
+
+async def test_the_mover_gets_their_new_view_even_when_the_group_message_is_lost(
+    alice, monkeypatch
+):
+    """Group messages are delivered at most once; the mover's own socket does not wait for
+    one."""
+    table = await _table_for(alice)
+    player = await _connect(table, alice)
+    first = await _state(player)
+
+    async def lost(messages):
+        return None
+
+    monkeypatch.setattr(consumers.broadcast, "flush", lost)
+    await player.send_json_to(
+        {"id": "m1", "version": first["version"], "action": {"type": "draw_stock"}}
+    )
+    assert (await _frame_of(player, "ack"))["version"] == first["version"] + 1
+    mine = await _state(player)
+    assert mine["version"] == first["version"] + 1 and len(mine["view"]["hand"]) == 14
+    await player.disconnect()
+
+
+async def test_a_ping_with_an_old_version_brings_the_current_state(alice, bob):
+    table = await _table_for(alice)
+    player = await _connect(table, alice)
+    spectator = await _connect(table, bob)
+    first = await _state(player)
+    await _state(spectator)
+    # The spectator's group message is lost: the move is made with no group send at all.
+    with pytest.MonkeyPatch.context() as patch:
+
+        async def lost(messages):
+            return None
+
+        patch.setattr(consumers.broadcast, "flush", lost)
+        await player.send_json_to(
+            {"id": "m1", "version": first["version"], "action": {"type": "draw_stock"}}
+        )
+        await _frame_of(player, "ack")
+    assert await _states_within(spectator, 0.3) == []
+    await spectator.send_json_to({"type": "ping", "id": "c", "version": first["version"]})
+    assert await _frame_of(spectator, "pong") == {"type": "pong", "id": "c"}
+    caught_up = await _state(spectator)
+    assert caught_up["version"] == first["version"] + 1 and "hand" not in caught_up["view"]
+    # Up to date: a pong and nothing more.
+    await spectator.send_json_to({"type": "ping", "id": "d", "version": caught_up["version"]})
+    assert await _frame_of(spectator, "pong") == {"type": "pong", "id": "d"}
+    assert await _states_within(spectator, 0.3) == []
+    await player.disconnect()
+    await spectator.disconnect()
+
+
+@pytest.mark.parametrize("version", ["7", -1, True, 1.5])
+async def test_a_ping_with_a_malformed_version_is_refused(alice, version):
+    table = await _table_for(alice)
+    ws = await _connect(table, alice)
+    await _state(ws)
+    await ws.send_json_to({"type": "ping", "id": "p", "version": version})
+    await _frame_of(ws, "pong")
+    assert (await _frame_of(ws, "error"))["code"] == "malformed"
+    await ws.disconnect()
 
 
 async def test_reconnecting_resumes_at_the_current_version(alice):
