@@ -51,8 +51,13 @@ def _setup_django() -> None:
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]  # the test client's host
 
 
-def play_games(first: int, count: int, target: int, seed: int) -> dict[str, Any]:
-    """Play games ``first`` .. ``first + count - 1``; return counts and any leaks found."""
+def play_games(
+    first: int, count: int, target: int, seed: int, log_path: str | None = None
+) -> dict[str, Any]:
+    """Play games ``first`` .. ``first + count - 1``; return counts and any leaks found.
+
+    With ``log_path``, a line per finished game is appended there (its counts and leaks), so
+    a run cut short still counts and another can resume with ``--first``."""
     _setup_django()
     from unittest import mock
 
@@ -164,6 +169,7 @@ def play_games(first: int, count: int, target: int, seed: int) -> dict[str, Any]
     # Tasks are not needed: this loop plays every bot turn and deals every hand itself.
     with mock.patch("games.tasks.schedule_table_work"):
         for number in range(first, first + count):
+            at_start, leaks_before = dict(totals), len(leaks)
             rng = random.Random(seed * 100_003 + number)
             preset, low, high = PRESETS[number % len(PRESETS)]
             seats = low + number % (high - low + 1)
@@ -206,6 +212,12 @@ def play_games(first: int, count: int, target: int, seed: int) -> dict[str, Any]
                 or host_client.get(f"/games/{over.pk}/").status_code != 200
             ):
                 leaks.append({"game": over.pk, "unfinished_or_no_replay": over.status})
+            if log_path:
+                counts = {key: totals[key] - at_start[key] for key in totals}
+                line = {"game": number, "seed": seed, "target": target, "preset": preset,
+                        "seats": seats, **counts, "leaks": leaks[leaks_before:]}  # fmt: skip
+                with open(log_path, "a") as log:
+                    log.write(json.dumps(line) + "\n")
     return {**totals, "leaks": leaks}
 
 
@@ -215,14 +227,18 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=500, help="points a game is played to")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--first", type=int, default=0, help="number of the first game")
+    parser.add_argument(
+        "--log", default=None, help="append a JSON line per finished game (its own counts)"
+    )
     args = parser.parse_args()
     began = time.perf_counter()
     share = -(-args.games // args.processes)
-    parts = [(i, min(share, args.games - i)) for i in range(0, args.games, share)]
+    parts = [(args.first + i, min(share, args.games - i)) for i in range(0, args.games, share)]
     with ProcessPoolExecutor(args.processes) as pool:
         results = list(
             pool.map(play_games, *zip(*parts, strict=True), [args.target] * len(parts),
-                     [args.seed] * len(parts))
+                     [args.seed] * len(parts), [args.log] * len(parts))
         )  # fmt: skip
     summary = {key: sum(r[key] for r in results) for key in results[0] if key != "leaks"}
     leaks = [leak for r in results for leak in r["leaks"]]

@@ -80,6 +80,8 @@ def without_dealer_draw(payload: dict, html: str) -> tuple[dict, str]:
         stored = selectors.load_snapshot(payload["table"]["id"]).game.dealer_draw
         assert game["dealer_draw"] == stored
         payload = {**payload, "game": {**game, "dealer_draw": None}}
+    if 'data-public="dealer-draw"' not in html:  # most frames: skip the pattern's pass
+        return payload, html
     return payload, DEALER_DRAW.sub("", html)
 
 
