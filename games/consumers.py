@@ -294,7 +294,7 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
         return presenters.state_html(snap, snap.seat_of(self._user_id()), self.user), snap.version
 
     def _render_json(self, snap: selectors.TableSnapshot) -> str:
-        return json.dumps(presenters.state_payload(snap, snap.seat_of(self._user_id())))
+        return presenters.state_json(snap, snap.seat_of(self._user_id()))
 
     def _user_id(self) -> int | None:
         user = self.user

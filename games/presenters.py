@@ -113,6 +113,43 @@ def state_payload(snap: TableSnapshot, seat: int | None) -> dict[str, Any]:
     }
 
 
+def state_json(snap: TableSnapshot, seat: int | None) -> str:
+    """``state_payload`` as the socket sends it. The parts every seat and spectator share
+    (table, seats, game) are built and encoded once per snapshot, not once per socket: a
+    4-seat move renders four frames of the same snapshot, and encoding the shared parts was
+    most of each frame's cost. Only the seat's view, its legal moves and the clock's time
+    left are encoded per call."""
+    table, seats, game = _shared_json(snap)
+    return (
+        f'{{"type": "state", "version": {snap.version}, "you": {json.dumps(seat)}, '
+        f'"table": {table}, "seats": {seats}, "view": {json.dumps(seat_view(snap, seat))}, '
+        f'"legal": {json.dumps(seat_legal(snap, seat))}, "game": {game}, '
+        f'"clock": {json.dumps(clock_summary(snap))}}}'
+    )
+
+
+# Encoded shared parts by snapshot object (kept alive with it, so its id is not reused).
+# Small and FIFO: the sockets of a process render the snapshots of the last few moments.
+_SHARED_LIMIT = 512
+_shared: dict[int, tuple[TableSnapshot, tuple[str, str, str]]] = {}
+
+
+def _shared_json(snap: TableSnapshot) -> tuple[str, str, str]:
+    hit = _shared.get(id(snap))
+    if hit is not None and hit[0] is snap:
+        return hit[1]
+    parts = (
+        json.dumps(table_summary(snap.table)),
+        json.dumps(seats_summary(snap)),
+        json.dumps(game_summary(snap)),
+    )
+    if len(_shared) >= _SHARED_LIMIT:
+        for key in list(_shared)[: _SHARED_LIMIT // 4]:
+            _shared.pop(key, None)
+    _shared[id(snap)] = (snap, parts)
+    return parts
+
+
 def clock_summary(snap: TableSnapshot) -> dict[str, Any] | None:
     """The running turn clock or claim window: the server's deadline and the time left."""
     from games import clock

@@ -143,7 +143,8 @@ def play_games(
             return
         for seat in [*range(snap.table.num_seats), None]:
             payload, html = scanner.without_dealer_draw(
-                presenters.state_payload(snap, seat), presenters.state_html(snap, seat, None)
+                json.loads(presenters.state_json(snap, seat)),
+                presenters.state_html(snap, seat, None),
             )
             hidden = hidden_from(snap.state, seat) - readings(payload)
             found = (

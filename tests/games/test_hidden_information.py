@@ -93,7 +93,7 @@ def _scan(table: Table) -> int:
     for seat in [*range(table.num_seats), None]:
         hidden = hidden_from(snap.state, seat)
         payload, html = without_dealer_draw(
-            presenters.state_payload(snap, seat), presenters.state_html(snap, seat, None)
+            json.loads(presenters.state_json(snap, seat)), presenters.state_html(snap, seat, None)
         )
         assert not leaks_in_json(payload, hidden), (seat, snap.version)
         assert not leaks_in_text(json.dumps(payload, ensure_ascii=False), hidden)
