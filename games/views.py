@@ -48,7 +48,7 @@ def _lobby(request: HttpRequest, form: TableCreateForm | None, status: int = 200
             .distinct()[:20]
         )
     context = {
-        "rows": presenters.lobby_rows(tables),
+        "lobby_tables": presenters.lobby_tables_html(presenters.lobby_rows(tables), oob=False),
         "form": form,
         "my_tables": mine,
         "presets_json": json.dumps(

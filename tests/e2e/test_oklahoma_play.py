@@ -34,8 +34,10 @@ BOT = ["3C", "5C", "7C", "9C", "JC", "4D", "6D", "8D", "TD", "QD", "3S", "5S", "
 BOT_SEAT = 1
 
 
-def stack_the_deal(table_id: int) -> None:
-    def work() -> None:
+def stack_the_deal(table_id: int) -> int:
+    """Replace the random deal with the known one; returns the table version that shows it."""
+
+    def work() -> int:
         table = Table.objects.get(pk=table_id)
         rules = engine.Rules.from_json(table.rules)
         deck = engine.stack_deck(
@@ -43,8 +45,9 @@ def stack_the_deal(table_id: int) -> None:
         )
         redeal(table, dealer=BOT_SEAT, deck=deck)
         broadcast.table_changed(table.pk, table.version)
+        return table.version
 
-    on_server_side(work)
+    return on_server_side(work)
 
 
 def bot_passes(table_id: int) -> None:
@@ -75,7 +78,10 @@ def test_alice_passes_the_up_card_and_declares_her_deuces(page, live_server_url)
     alice.wait_for_selector("#waiting-room .seat-row[data-seat='1'] .badge-bot")
     alice.get_by_role("button", name="Start the game").click()
     alice.wait_for_selector("#my-hand .hand-card")
-    stack_the_deal(table_id)
+    stacked = stack_the_deal(table_id)
+    # The random deal may look the same to the waits below (Alice to act, same hand size):
+    # wait for the stacked deal's version, or her first click would act on the old deal.
+    alice.wait_for_selector(f'#table-state[data-version="{stacked}"]')
 
     # The up-card is offered to Alice first; she passes, then the bot (who cannot use it).
     wait_for_my_turn(alice, "offer")

@@ -125,8 +125,10 @@ def wait_for_hand_size(page: Any, size: int) -> None:
     )
 
 
-def stack_the_deal(table_id: int) -> None:
-    def work() -> None:
+def stack_the_deal(table_id: int) -> int:
+    """Replace the random deal with the known one; returns the table version that shows it."""
+
+    def work() -> int:
         table = Table.objects.get(pk=table_id)
         rules = engine.Rules.from_json(table.rules)
         deck = engine.stack_deck(
@@ -134,8 +136,9 @@ def stack_the_deal(table_id: int) -> None:
         )
         redeal(table, dealer=BOT_SEAT, deck=deck)
         broadcast.table_changed(table.pk, table.version)
+        return table.version
 
-    on_server_side(work)
+    return on_server_side(work)
 
 
 def play_bot_turn(table_id: int) -> int:
@@ -184,7 +187,10 @@ def test_two_players_and_a_bot_play_a_hand_until_the_score_sheet(
     alice.get_by_role("button", name="Start the game").click()
     bob.wait_for_selector("#my-hand .hand-card")
 
-    stack_the_deal(table_id)
+    stacked = stack_the_deal(table_id)
+    # The random deal may look the same to the waits below: wait for the stacked deal.
+    for player in (alice, bob):
+        player.wait_for_selector(f'#table-state[data-version="{stacked}"]')
 
     # Alice takes the 9♠ from the pile: the page shows what comes with it before confirming.
     wait_for_my_turn(alice, "draw")

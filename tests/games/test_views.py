@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from unittest import mock
 
 import pytest
 from django.test import Client
@@ -94,6 +95,30 @@ def test_the_lobby_lists_open_public_tables_but_not_private_ones(client, alice, 
     assert "Friends only" not in html
     assert 'ws-connect="/ws/lobby/"' in html
     assert 'id="lobby-tables"' in html
+
+
+def test_the_lobby_list_is_rendered_once_while_its_tables_do_not_change(client, alice, bob):
+    presenters._lobby_rendered.clear()  # ids may repeat between tests on SQLite
+    waiting_table(alice, name="First table")
+    with mock.patch.object(
+        presenters, "render_to_string", wraps=presenters.render_to_string
+    ) as rendered:
+        client.get("/")
+        client.get("/")
+        assert rendered.call_count == 1
+        waiting_table(bob, name="Second table")  # a change: rendered afresh, never stale
+        html = client.get("/").content.decode()
+        assert rendered.call_count == 2
+    assert "First table" in html and "Second table" in html
+
+
+def test_the_lobby_socket_list_follows_a_seat_taken_after_the_page_was_rendered(client, alice):
+    table = waiting_table(alice, name="Seats change")
+    before = presenters.lobby_html(selectors.public_tables(), None)
+    assert "1/3" in before
+    services.seat_set_bot(table_id=table.pk, by=alice, index=1, level="easy")
+    after = presenters.lobby_html(selectors.public_tables(), None)
+    assert "2/3" in after and 'hx-swap-oob="true"' in after
 
 
 def test_a_lobby_row_says_rules_seats_target_turn_time_players_and_spectators(client, alice):
