@@ -28,8 +28,8 @@ BROKER_VISIBILITY_TIMEOUT_S = 3600
 # Which channels-redis layer carries socket messages (env CHANNEL_LAYER):
 # - "pubsub" (default): Redis Pub/Sub. A process subscribes once to each group one of its
 #   sockets is in, and one published message reaches every socket of the group there. The
-#   load benchmark measured it at a third of the list layer's round trip with 150 tables
-#   (docs/performance.md): the list layer pops one socket's message per Redis round trip
+#   load benchmark measured its median round trip at a quarter of the list layer's with 150
+#   tables (docs/performance.md): the list layer pops one socket's message per Redis round trip
 #   through a single receive loop per process, four pops per move for a 4-seat table.
 #   Delivery is at most once (nothing is kept for a process that is not listening); our
 #   messages only say "table n is at version v", and a socket that connects or reconnects

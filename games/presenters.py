@@ -115,10 +115,10 @@ def state_payload(snap: TableSnapshot, seat: int | None) -> dict[str, Any]:
 
 def state_json(snap: TableSnapshot, seat: int | None) -> str:
     """``state_payload`` as the socket sends it. The parts every seat and spectator share
-    (table, seats, game) are built and encoded once per snapshot, not once per socket: a
-    4-seat move renders four frames of the same snapshot, and encoding the shared parts was
-    most of each frame's cost. Only the seat's view, its legal moves and the clock's time
-    left are encoded per call."""
+    (table, seats, game: more than half of a frame) are built and encoded once per snapshot,
+    not once per socket, since a 4-seat move renders four frames of the same snapshot. Only
+    the seat's view, its legal moves and the clock's time left are encoded per call. (End to
+    end the saving was within the load benchmark's noise: docs/performance.md.)"""
     table, seats, game = _shared_json(snap)
     return (
         f'{{"type": "state", "version": {snap.version}, "you": {json.dumps(seat)}, '
