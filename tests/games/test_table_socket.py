@@ -52,6 +52,16 @@ async def _states_within(communicator: WebsocketCommunicator, seconds: float) ->
     return states
 
 
+async def _draw(communicator: WebsocketCommunicator, version: int) -> None:
+    await communicator.send_json_to(
+        {"id": "m1", "version": version, "action": {"type": "draw_stock"}}
+    )
+
+
+async def _lost(messages: list) -> None:
+    """Stands in for ``broadcast.flush``: the move's group messages never arrive."""
+
+
 @database_sync_to_async
 def _table_for(user, seats: int = 2) -> Table:
     """A started two-seat table where the user (seat 0) moves first."""
@@ -180,9 +190,7 @@ async def test_a_move_is_acked_and_every_socket_gets_its_own_new_view(alice, bob
     spectator = await _connect(table, bob)
     first = await _state(player)
     await _state(spectator)
-    await player.send_json_to(
-        {"id": "m1", "version": first["version"], "action": {"type": "draw_stock"}}
-    )
+    await _draw(player, first["version"])
     ack = await _frame_of(player, "ack")
     assert ack == {"type": "ack", "id": "m1", "version": first["version"] + 1}
     mine = await _state(player)
@@ -190,9 +198,7 @@ async def test_a_move_is_acked_and_every_socket_gets_its_own_new_view(alice, bob
     assert mine["version"] == theirs["version"] == first["version"] + 1
     assert len(mine["view"]["hand"]) == 14 and "hand" not in theirs["view"]
     # the same id again: the same ack, nothing applied twice
-    await player.send_json_to(
-        {"id": "m1", "version": first["version"], "action": {"type": "draw_stock"}}
-    )
+    await _draw(player, first["version"])
     again = await _frame_of(player, "ack")
     assert again["version"] == ack["version"]
     assert await _moves(table) == 1
@@ -209,13 +215,8 @@ async def test_the_mover_gets_their_new_view_even_when_the_group_message_is_lost
     player = await _connect(table, alice)
     first = await _state(player)
 
-    async def lost(messages):
-        return None
-
-    monkeypatch.setattr(consumers.broadcast, "flush", lost)
-    await player.send_json_to(
-        {"id": "m1", "version": first["version"], "action": {"type": "draw_stock"}}
-    )
+    monkeypatch.setattr(consumers.broadcast, "flush", _lost)
+    await _draw(player, first["version"])
     assert (await _frame_of(player, "ack"))["version"] == first["version"] + 1
     mine = await _state(player)
     assert mine["version"] == first["version"] + 1 and len(mine["view"]["hand"]) == 14
@@ -230,11 +231,7 @@ async def test_a_ping_with_an_old_version_brings_the_current_state(alice, bob):
     await _state(spectator)
     # The spectator's group message is lost: the move is made with no group send at all.
     with pytest.MonkeyPatch.context() as patch:
-
-        async def lost(messages):
-            return None
-
-        patch.setattr(consumers.broadcast, "flush", lost)
+        patch.setattr(consumers.broadcast, "flush", _lost)
         await player.send_json_to(
             {"id": "m1", "version": first["version"], "action": {"type": "draw_stock"}}
         )
