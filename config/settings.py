@@ -188,7 +188,9 @@ SWEEP_SLACK_SECONDS = float(envint("SWEEP_SLACK_SECONDS", 3))
 # Tables that never start are closed after this long.
 TABLE_EXPIRY_MINUTES = envint("TABLE_EXPIRY_MINUTES", 120)
 # Threads per web process for socket database work (each holds a database connection).
-SOCKET_DB_THREADS = envint("SOCKET_DB_THREADS", 16)
+# Few: on the 2-core load benchmark 16 threads fought the event loop for the GIL and doubled
+# p99 against 4 (docs/performance.md); raise it for a database far away on the network.
+SOCKET_DB_THREADS = envint("SOCKET_DB_THREADS", 4)
 
 # --- Accounts and authentication ---------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

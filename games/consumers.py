@@ -306,7 +306,7 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
         return selectors.load_snapshot(self.table_id, version).seat_of(self._user_id())
 
     async def _send_json(self, payload: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(payload))
+        await self.send(text_data=presenters.encode(payload))
 
     async def _send_error(
         self, frame_id: Any, code: str, message: str, *, version: int | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -121,11 +122,17 @@ def state_json(snap: TableSnapshot, seat: int | None) -> str:
     end the saving was within the load benchmark's noise: docs/performance.md.)"""
     table, seats, game = _shared_json(snap)
     return (
-        f'{{"type": "state", "version": {snap.version}, "you": {json.dumps(seat)}, '
-        f'"table": {table}, "seats": {seats}, "view": {json.dumps(seat_view(snap, seat))}, '
-        f'"legal": {json.dumps(seat_legal(snap, seat))}, "game": {game}, '
-        f'"clock": {json.dumps(clock_summary(snap))}}}'
+        f'{{"type":"state","version":{snap.version},"you":{encode(seat)},'
+        f'"table":{table},"seats":{seats},"view":{encode(seat_view(snap, seat))},'
+        f'"legal":{encode(seat_legal(snap, seat))},"game":{game},'
+        f'"clock":{encode(clock_summary(snap))}}}'
     )
+
+
+def encode(value: Any) -> str:
+    """JSON for a socket frame. orjson, because the standard encoder was half the cost of a
+    state frame (52 of 95 µs for a 5.6 KB view; orjson takes 4 µs: docs/performance.md)."""
+    return orjson.dumps(value).decode()
 
 
 # Encoded shared parts by snapshot object (kept alive with it, so its id is not reused).
@@ -139,9 +146,9 @@ def _shared_json(snap: TableSnapshot) -> tuple[str, str, str]:
     if hit is not None and hit[0] is snap:
         return hit[1]
     parts = (
-        json.dumps(table_summary(snap.table)),
-        json.dumps(seats_summary(snap)),
-        json.dumps(game_summary(snap)),
+        encode(table_summary(snap.table)),
+        encode(seats_summary(snap)),
+        encode(game_summary(snap)),
     )
     if len(_shared) >= _SHARED_LIMIT:
         for key in list(_shared)[: _SHARED_LIMIT // 4]:

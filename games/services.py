@@ -23,7 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import clock, engine, signals
+from games import clock, engine, move_statement, signals
 from games.models import Game, Hand, Move, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -552,59 +552,55 @@ def _apply_move(
         past_hands=snap.past_hands + ((hand,) if hand_over else ()),
     )
     table.due_kind, table.due_at = clock.due_after(after, before=snap)
-    with transaction.atomic():
-        won = Table.objects.filter(
-            pk=table_id, version=snap.version, status=Table.Status.PLAYING
-        ).update(
+    deadline_moved = (table.due_kind, table.due_at) != (snap.table.due_kind, snap.table.due_at)
+    reset_timeouts = actor == Move.Actor.HUMAN and bool(snap.seats[seat].timeouts)
+    if not hand_over and not reset_timeouts and move_statement.available():
+        won = move_statement.write_move(
+            table_id=table_id,
+            expected_version=snap.version,
             version=version,
             due_kind=table.due_kind,
             due_at=table.due_at,
-            status=table.status,
-            finished_at=table.finished_at,
-        )
-        if won != 1:
-            raise _lost_race(table_id, hand.pk, seat, client_id)
-        deadline_moved = (table.due_kind, table.due_at) != (snap.table.due_kind, snap.table.due_at)
-        Move.objects.create(
-            hand=hand,
+            hand_id=hand.pk,
             seq=seq,
             seat=seat,
             actor=actor,
             client_id=client_id,
             action=engine.action_to_json(parsed),
-            table_version=version,
+            state=hand.state,
+            now=timezone.now(),
         )
-        if hand_over:
-            hand.save(update_fields=["state", "moves_count", "status", "result", "finished_at"])
-            game.save(update_fields=["totals", "on_board", "status", "winners", "finished_at"])
-            if game_over:  # ratings and leaderboards (games.ratings), after the commit
-                from games.tasks import rate_game_after_commit
-
-                rate_game_after_commit(game.pk)
-        else:
-            hand.save(update_fields=["state", "moves_count"])
-        if actor == Move.Actor.HUMAN and snap.seats[seat].timeouts:
-            Seat.objects.filter(table_id=table_id, index=seat).update(timeouts=0)
-        _after_commit(lambda: selectors.remember(after))
-        if hand_over:  # --- hook for apps built on games (games.signals) ---
-            _after_commit(
-                lambda: signals.hand_finished.send(
-                    sender=Table,
-                    table_id=table_id,
-                    game_id=game.pk,
-                    hand_id=hand.pk,
-                    game_over=game_over,
-                )
+        if not won:
+            raise _lost_race(table_id, hand.pk, seat, client_id)
+    else:
+        with transaction.atomic():
+            _write_move_in_transaction(
+                snap, table, hand, game, seat=seat, actor=actor, client_id=client_id,
+                action=engine.action_to_json(parsed), game_over=game_over,
+                reset_timeouts=reset_timeouts,
+            )  # fmt: skip
+    # Outside a transaction these run at once (the write is committed); inside a caller's
+    # they wait for its commit.
+    _after_commit(lambda: selectors.remember(after))
+    if hand_over:  # --- hook for apps built on games (games.signals) ---
+        _after_commit(
+            lambda: signals.hand_finished.send(
+                sender=Table,
+                table_id=table_id,
+                game_id=game.pk,
+                hand_id=hand.pk,
+                game_over=game_over,
             )
-        _announce(
-            table_id,
-            version,
-            lobby=game_over,
-            work=selectors.work_for(after),
-            # The clock task is armed for a deadline, not a version: it stays valid while
-            # the same turn goes on, so only a new deadline needs a new task.
-            arm_clock=actor != Move.Actor.CLOCK and deadline_moved,
         )
+    _announce(
+        table_id,
+        version,
+        lobby=game_over,
+        work=selectors.work_for(after),
+        # The clock task is armed for a deadline, not a version: it stays valid while
+        # the same turn goes on, so only a new deadline needs a new task.
+        arm_clock=actor != Move.Actor.CLOCK and deadline_moved,
+    )
     return MoveOutcome(
         version=version,
         seq=seq,
@@ -612,6 +608,54 @@ def _apply_move(
         hand_over=hand_over,
         game_over=game_over,
     )
+
+
+def _write_move_in_transaction(
+    snap: Any,
+    table: Table,
+    hand: Hand,
+    game: Game,
+    *,
+    seat: int,
+    actor: str,
+    client_id: str,
+    action: dict[str, Any],
+    game_over: bool,
+    reset_timeouts: bool,
+) -> None:
+    """The ORM twin of ``move_statement.write_move``, for SQLite and for moves that end a hand
+    (which also write the hand's result and the game's totals)."""
+    won = Table.objects.filter(
+        pk=table.pk, version=snap.version, status=Table.Status.PLAYING
+    ).update(
+        version=table.version,
+        due_kind=table.due_kind,
+        due_at=table.due_at,
+        status=table.status,
+        finished_at=table.finished_at,
+    )
+    if won != 1:
+        raise _lost_race(table.pk, hand.pk, seat, client_id)
+    Move.objects.create(
+        hand=hand,
+        seq=hand.moves_count,
+        seat=seat,
+        actor=actor,
+        client_id=client_id,
+        action=action,
+        table_version=table.version,
+    )
+    if hand.status == Hand.Status.OVER:
+        hand.save(update_fields=["state", "moves_count", "status", "result", "finished_at"])
+        game.save(update_fields=["totals", "on_board", "status", "winners", "finished_at"])
+        if game_over:  # ratings and leaderboards (games.ratings), after the commit
+            from games.tasks import rate_game_after_commit
+
+            rate_game_after_commit(game.pk)
+    else:
+        hand.save(update_fields=["state", "moves_count"])
+    if reset_timeouts:
+        Seat.objects.filter(table_id=table.pk, index=seat).update(timeouts=0)
 
 
 class _Duplicate(TableError):

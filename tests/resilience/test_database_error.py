@@ -1,15 +1,20 @@
 """A database error in the middle of a move: rolled back whole, the client told, play goes on.
 
-The error is injected after the version swap has been written and before the move log row,
-the worst place: a half-written move would leave a version with no move behind it.
+The error is raised by the database itself, by a trigger on the move log: after the version
+swap has been written and before the move row, the worst place (a half-written move would
+leave a version with no move behind it). A trigger bites on both write paths, the ORM
+transaction and PostgreSQL's single statement (games.move_statement), where a patched Python
+method would be bypassed.
 """
 
 from __future__ import annotations
 
-from unittest import mock
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
-from django.db import DatabaseError
+from asgiref.sync import sync_to_async
+from django.db import DatabaseError, connection
 
 from games import services
 from games.models import Move
@@ -19,8 +24,48 @@ from tests.security.socket_helpers import connect, fingerprint, next_frame, tabl
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _failing_create(*args, **kwargs):
-    raise DatabaseError("injected: the disk is full")
+_TRIGGERS = {
+    "postgresql": [
+        "CREATE FUNCTION refuse_moves() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'injected: the disk is full'; END $$",
+        f"CREATE TRIGGER refuse_moves BEFORE INSERT ON {Move._meta.db_table} "
+        "FOR EACH ROW EXECUTE FUNCTION refuse_moves()",
+    ],
+    "sqlite": [
+        f"CREATE TRIGGER refuse_moves BEFORE INSERT ON {Move._meta.db_table} "
+        "BEGIN SELECT RAISE(ABORT, 'injected: the disk is full'); END",
+    ],
+}
+_DROPS = {
+    "postgresql": [
+        f"DROP TRIGGER IF EXISTS refuse_moves ON {Move._meta.db_table}",
+        "DROP FUNCTION IF EXISTS refuse_moves()",
+    ],
+    "sqlite": ["DROP TRIGGER IF EXISTS refuse_moves"],
+}
+
+
+def _run(statements: list[str]) -> None:
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql)
+
+
+def _refuse_moves() -> None:
+    _run(_TRIGGERS[connection.vendor])
+
+
+def _accept_moves() -> None:
+    _run(_DROPS[connection.vendor])
+
+
+@contextmanager
+def moves_refused() -> Iterator[None]:
+    _refuse_moves()
+    try:
+        yield
+    finally:
+        _accept_moves()
 
 
 async def test_a_database_error_mid_move_rolls_back_and_tells_the_client(alice):
@@ -29,9 +74,12 @@ async def test_a_database_error_mid_move_rolls_back_and_tells_the_client(alice):
     state = await next_frame(ws, "state")
     before = await fingerprint(table.pk)
     move = {"id": "m1", "version": state["version"], "action": {"type": "draw_stock"}}
-    with mock.patch.object(Move.objects, "create", side_effect=_failing_create):
+    await sync_to_async(_refuse_moves)()
+    try:
         await ws.send_json_to(move)
         error = await next_frame(ws, "error")
+    finally:
+        await sync_to_async(_accept_moves)()
     assert error["code"] == "server_error" and error["id"] == "m1" and error["message"]
     assert await fingerprint(table.pk) == before  # nothing half-written
     # the socket lives on and the same move, sent again, is applied once
@@ -47,10 +95,7 @@ def test_the_move_service_leaves_nothing_behind_on_a_database_error(alice):
     table = start_table(alice, seats=2)
     redeal(table, dealer=1)
     version = table.version
-    with (
-        mock.patch.object(Move.objects, "create", side_effect=_failing_create),
-        pytest.raises(DatabaseError),
-    ):
+    with moves_refused(), pytest.raises(DatabaseError):
         services.move_submit(
             table_id=table.pk, seat=0, action={"type": "draw_stock"}, expected_version=version
         )

@@ -1,0 +1,107 @@
+"""PostgreSQL's one-statement move write (games.move_statement) against the ORM transaction."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games import move_statement, selectors, services
+from games.models import Hand, Move, Table
+from tests.games.conftest import redeal, start_table
+
+pytestmark = pytest.mark.services
+
+
+def _rows(table: Table) -> tuple:
+    table.refresh_from_db()
+    hand = Hand.objects.filter(game__table=table).order_by("-number").first()
+    moves = list(
+        Move.objects.filter(hand=hand)
+        .order_by("seq")
+        .values_list("seq", "seat", "actor", "client_id", "action", "table_version")
+    )
+    return table.version, table.due_kind, hand.state, hand.moves_count, moves
+
+
+def _draw(table: Table) -> None:
+    services.move_submit(
+        table_id=table.pk,
+        seat=0,
+        action={"type": "draw_stock"},
+        expected_version=table.version,
+        client_id="c1",
+    )
+
+
+def test_a_plain_move_writes_what_the_orm_transaction_writes(postgres_url, db, alice, bob):
+    assert connection.vendor == "postgresql"
+    by_statement, by_orm = start_table(alice, seats=2), start_table(bob, seats=2)
+    for table in (by_statement, by_orm):
+        Table.objects.filter(pk=table.pk).update(turn_seconds=60)  # a clock: due_kind is written
+        redeal(table, dealer=1, seed=5)
+        table.refresh_from_db()
+    with mock.patch.object(
+        move_statement, "write_move", wraps=move_statement.write_move
+    ) as statement:
+        _draw(by_statement)
+    assert statement.call_count == 1
+    with mock.patch.object(move_statement, "available", return_value=False):
+        _draw(by_orm)
+    written, expected = _rows(by_statement), _rows(by_orm)
+    assert written == expected and written[1] == "clock"
+    assert written[3] == 1 and written[4][0][:4] == (1, 0, Move.Actor.HUMAN, "c1")
+    assert Move.objects.get(hand__game__table=by_statement).created_at is not None
+
+
+def test_a_lost_race_in_the_statement_writes_nothing(postgres_url, db, alice):
+    table = start_table(alice, seats=2)
+    redeal(table, dealer=1, seed=5)
+    table.refresh_from_db()
+    before = _rows(table)
+    hand = Hand.objects.filter(game__table=table).get()
+    won = move_statement.write_move(
+        table_id=table.pk,
+        expected_version=table.version - 1,  # someone else moved first
+        version=table.version,
+        due_kind="",
+        due_at=None,
+        hand_id=hand.pk,
+        seq=1,
+        seat=0,
+        actor=Move.Actor.HUMAN,
+        client_id="late",
+        action={"type": "draw_stock"},
+        state={"forged": True},
+        now=timezone.now(),
+    )
+    assert won is False
+    assert _rows(table) == before
+
+
+def test_a_stale_move_through_the_statement_is_refused_and_the_first_answer_kept(
+    postgres_url, db, alice
+):
+    table = start_table(alice, seats=2)
+    redeal(table, dealer=1, seed=5)
+    table.refresh_from_db()
+    version = table.version
+    first = services.move_submit(
+        table_id=table.pk, seat=0, action={"type": "draw_stock"},
+        expected_version=version, client_id="once",
+    )  # fmt: skip
+    selectors.clear_cache()
+    again = services.move_submit(
+        table_id=table.pk, seat=0, action={"type": "draw_stock"},
+        expected_version=version, client_id="once",
+    )  # fmt: skip
+    assert again.duplicate and again.version == first.version
+    with pytest.raises(services.TableError) as refused:
+        services.move_submit(
+            table_id=table.pk, seat=0, action={"type": "draw_stock"},
+            expected_version=version, client_id="other",
+        )  # fmt: skip
+    assert refused.value.code == "stale"
+    assert Move.objects.filter(hand__game__table=table).count() == 1
