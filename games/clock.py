@@ -94,6 +94,24 @@ def _kept_deadline(snap: Any, before: Any) -> datetime | None:
     return before.table.due_at if same_turn else None
 
 
+def arm_at(
+    outstanding: datetime | None, deadline: datetime | None, now: datetime
+) -> datetime | None:
+    """The deadline a new turn-clock task must be armed for, or None if one already covers it.
+
+    Every turn used to arm its own task, though a turn is a few seconds and the clock a minute
+    or more: one Celery message per turn, nearly all of them waking up to find the turn long
+    over. Now a task armed for ``outstanding`` that has not fired yet covers any later
+    deadline: when it fires and finds the deadline moved on, it re-arms itself for the new one
+    (services.clock_expired). A lost task delays only until the sweeper's pass, as before.
+    """
+    if deadline is None:
+        return None
+    if outstanding is not None and now < outstanding <= deadline:
+        return None
+    return deadline
+
+
 def seconds_left(table: Any, now: datetime | None = None) -> float | None:
     if table.due_kind != CLOCK or table.due_at is None:
         return None

@@ -62,6 +62,13 @@ class Table(models.Model):
     # handles whatever is overdue, so a lost task never stalls a table.
     due_kind = models.CharField(max_length=12, blank=True, help_text="bot, clock or next_hand")
     due_at = models.DateTimeField(null=True, blank=True)
+    clock_task_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The deadline the last armed turn-clock task waits for. A new turn whose "
+        "deadline is no earlier leaves that task to re-arm itself (games.clock.arm_at).",
+    )
     # Tables run by an outside manager (another app seats the players and starts each game;
     # nobody hosts them). ``hands_per_game`` ends a game after that many hands, highest total
     # winning; ``paused_at`` stops clocks and bots until the manager resumes the table.

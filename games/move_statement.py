@@ -41,7 +41,9 @@ def _sql() -> str:
     return (
         f"WITH swapped AS ("
         f"UPDATE {q(table)} SET {col(Table, 'version')} = %(version)s, "
-        f"{col(Table, 'due_kind')} = %(due_kind)s, {col(Table, 'due_at')} = %(due_at)s "
+        f"{col(Table, 'due_kind')} = %(due_kind)s, {col(Table, 'due_at')} = %(due_at)s, "
+        f"{col(Table, 'clock_task_at')} = COALESCE(%(clock_task_at)s, "
+        f"{col(Table, 'clock_task_at')}) "
         f"WHERE {col(Table, 'id')} = %(table_id)s AND {col(Table, 'version')} = %(expected)s "
         f"AND {col(Table, 'status')} = %(playing)s RETURNING 1), "
         f"appended AS ("
@@ -65,6 +67,7 @@ def write_move(
     version: int,
     due_kind: str,
     due_at: datetime | None,
+    clock_task_at: datetime | None,
     hand_id: int,
     seq: int,
     seat: int,
@@ -74,13 +77,16 @@ def write_move(
     state: dict[str, Any],
     now: datetime,
 ) -> bool:
-    """Write the move if the table is still at ``expected_version``; whether it was."""
+    """Write the move if the table is still at ``expected_version``; whether it was.
+
+    ``clock_task_at`` is written only when given (a new clock task is being armed)."""
     params = {
         "table_id": table_id,
         "expected": expected_version,
         "version": version,
         "due_kind": due_kind,
         "due_at": due_at,
+        "clock_task_at": clock_task_at,
         "playing": Table.Status.PLAYING.value,
         "hand_id": hand_id,
         "seq": seq,

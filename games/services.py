@@ -551,8 +551,18 @@ def _apply_move(
         state=new_state,
         past_hands=snap.past_hands + ((hand,) if hand_over else ()),
     )
-    table.due_kind, table.due_at = clock.due_after(after, before=snap)
+    now = timezone.now()
+    table.due_kind, table.due_at = clock.due_after(after, before=snap, now=now)
     deadline_moved = (table.due_kind, table.due_at) != (snap.table.due_kind, snap.table.due_at)
+    # The clock task is armed for a deadline, not a version: it stays valid while the same
+    # turn goes on, and an earlier task not yet fired re-arms itself for a later deadline.
+    arm_clock_at = None
+    if deadline_moved and table.due_kind == clock.CLOCK:
+        # The clock's own moves run in the task the table recorded: it is spent.
+        outstanding = None if actor == Move.Actor.CLOCK else snap.table.clock_task_at
+        arm_clock_at = clock.arm_at(outstanding, table.due_at, now)
+        if arm_clock_at is not None:
+            table.clock_task_at = arm_clock_at
     reset_timeouts = actor == Move.Actor.HUMAN and bool(snap.seats[seat].timeouts)
     if not hand_over and not reset_timeouts and move_statement.available():
         won = move_statement.write_move(
@@ -561,6 +571,7 @@ def _apply_move(
             version=version,
             due_kind=table.due_kind,
             due_at=table.due_at,
+            clock_task_at=arm_clock_at,
             hand_id=hand.pk,
             seq=seq,
             seat=seat,
@@ -568,7 +579,7 @@ def _apply_move(
             client_id=client_id,
             action=engine.action_to_json(parsed),
             state=hand.state,
-            now=timezone.now(),
+            now=now,
         )
         if not won:
             raise _lost_race(table_id, hand.pk, seat, client_id)
@@ -577,7 +588,7 @@ def _apply_move(
             _write_move_in_transaction(
                 snap, table, hand, game, seat=seat, actor=actor, client_id=client_id,
                 action=engine.action_to_json(parsed), game_over=game_over,
-                reset_timeouts=reset_timeouts,
+                reset_timeouts=reset_timeouts, arm_clock_at=arm_clock_at,
             )  # fmt: skip
     # Outside a transaction these run at once (the write is committed); inside a caller's
     # they wait for its commit.
@@ -597,9 +608,7 @@ def _apply_move(
         version,
         lobby=game_over,
         work=selectors.work_for(after),
-        # The clock task is armed for a deadline, not a version: it stays valid while
-        # the same turn goes on, so only a new deadline needs a new task.
-        arm_clock=actor != Move.Actor.CLOCK and deadline_moved,
+        arm_clock=arm_clock_at is not None,
     )
     return MoveOutcome(
         version=version,
@@ -622,6 +631,7 @@ def _write_move_in_transaction(
     action: dict[str, Any],
     game_over: bool,
     reset_timeouts: bool,
+    arm_clock_at: Any,
 ) -> None:
     """The ORM twin of ``move_statement.write_move``, for SQLite and for moves that end a hand
     (which also write the hand's result and the game's totals)."""
@@ -633,6 +643,7 @@ def _write_move_in_transaction(
         due_at=table.due_at,
         status=table.status,
         finished_at=table.finished_at,
+        **({"clock_task_at": arm_clock_at} if arm_clock_at is not None else {}),
     )
     if won != 1:
         raise _lost_race(table.pk, hand.pk, seat, client_id)
@@ -872,6 +883,9 @@ def clock_expired(
         return False
     if version is not None and snap.version != version:
         return False
+    if deadline is not None and table.due_at > deadline:
+        _rearm_clock(table_id, fired_for=deadline, due_at=table.due_at)
+        return False
     if deadline is not None and table.due_at != deadline:
         return False
     if table.due_at > now:
@@ -898,6 +912,21 @@ def clock_expired(
             break
     _count_timeout(table_id, seat)
     return True
+
+
+def _rearm_clock(table_id: int, *, fired_for: Any, due_at: Any) -> None:
+    """The task armed for ``fired_for`` found the deadline moved later (clock.arm_at): arm one
+    for the new deadline. Only the task the table last recorded does it, so a duplicated or
+    superseded task arms nothing; the table's version does not change."""
+    from games import tasks
+
+    handed_on = Table.objects.filter(
+        pk=table_id, clock_task_at=fired_for, due_kind=clock.CLOCK, due_at=due_at
+    ).update(clock_task_at=due_at)
+    if handed_on:
+        _after_commit(
+            lambda: tasks.turn_timeout.apply_async((table_id, due_at.isoformat()), eta=due_at)
+        )
 
 
 def _clock_move(table_id: int, seat: int, action: dict[str, Any], version: int) -> bool:

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import move_statement, selectors, services
 from games.models import Hand, Move, Table
+from tests.conftest import make_player
 from tests.games.conftest import redeal, start_table
 
 pytestmark = pytest.mark.services
@@ -23,10 +24,19 @@ def _rows(table: Table) -> tuple:
         .order_by("seq")
         .values_list("seq", "seat", "actor", "client_id", "action", "table_version")
     )
-    return table.version, table.due_kind, hand.state, hand.moves_count, moves
+    armed_for_the_deadline = table.clock_task_at == table.due_at
+    return (
+        table.version,
+        table.due_kind,
+        armed_for_the_deadline,
+        hand.state,
+        hand.moves_count,
+        moves,
+    )
 
 
-def _draw(table: Table) -> None:
+def _turn(table: Table) -> None:
+    """Seat 0 draws and discards: the turn, and its clock, pass to the other person."""
     services.move_submit(
         table_id=table.pk,
         seat=0,
@@ -34,26 +44,45 @@ def _draw(table: Table) -> None:
         expected_version=table.version,
         client_id="c1",
     )
+    snap = selectors.load_snapshot(table.pk)
+    services.move_submit(
+        table_id=table.pk,
+        seat=0,
+        action={"type": "discard", "card": snap.state.hands[0][0]},
+        expected_version=snap.version,
+        client_id="c2",
+    )
 
 
-def test_a_plain_move_writes_what_the_orm_transaction_writes(postgres_url, db, alice, bob):
+def _two_people(host, guest) -> Table:
+    table = services.table_create(
+        host=host, name="Pair", preset="standard", options={}, num_seats=2, turn_seconds=60
+    )
+    services.seat_join(table_id=table.pk, user=guest)
+    services.table_start(table_id=table.pk, by=host)
+    redeal(table, dealer=1, seed=5)
+    table.refresh_from_db()
+    return table
+
+
+def test_plain_moves_write_what_the_orm_transaction_writes(postgres_url, db, alice, bob):
     assert connection.vendor == "postgresql"
-    by_statement, by_orm = start_table(alice, seats=2), start_table(bob, seats=2)
-    for table in (by_statement, by_orm):
-        Table.objects.filter(pk=table.pk).update(turn_seconds=60)  # a clock: due_kind is written
-        redeal(table, dealer=1, seed=5)
-        table.refresh_from_db()
+    by_statement = _two_people(alice, bob)
+    by_orm = _two_people(make_player("carol", "Carol"), make_player("dave", "Dave"))
     with mock.patch.object(
         move_statement, "write_move", wraps=move_statement.write_move
     ) as statement:
-        _draw(by_statement)
-    assert statement.call_count == 1
+        _turn(by_statement)
+    assert statement.call_count == 2
     with mock.patch.object(move_statement, "available", return_value=False):
-        _draw(by_orm)
+        _turn(by_orm)
     written, expected = _rows(by_statement), _rows(by_orm)
-    assert written == expected and written[1] == "clock"
-    assert written[3] == 1 and written[4][0][:4] == (1, 0, Move.Actor.HUMAN, "c1")
-    assert Move.objects.get(hand__game__table=by_statement).created_at is not None
+    assert written == expected
+    assert written[1:3] == ("clock", True)  # the next player's clock, and its task recorded
+    assert written[4] == 2 and written[5][0][:4] == (1, 0, Move.Actor.HUMAN, "c1")
+    assert (
+        Move.objects.filter(hand__game__table=by_statement, created_at__isnull=False).count() == 2
+    )
 
 
 def test_a_lost_race_in_the_statement_writes_nothing(postgres_url, db, alice):
@@ -68,6 +97,7 @@ def test_a_lost_race_in_the_statement_writes_nothing(postgres_url, db, alice):
         version=table.version,
         due_kind="",
         due_at=None,
+        clock_task_at=None,
         hand_id=hand.pk,
         seq=1,
         seat=0,
