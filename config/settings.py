@@ -188,9 +188,10 @@ SWEEP_SLACK_SECONDS = float(envint("SWEEP_SLACK_SECONDS", 3))
 # Tables that never start are closed after this long.
 TABLE_EXPIRY_MINUTES = envint("TABLE_EXPIRY_MINUTES", 120)
 # Threads per web process for socket database work (each holds a database connection).
-# Few: on the 2-core load benchmark 16 threads fought the event loop for the GIL and doubled
-# p99 against 4 (docs/performance.md); raise it for a database far away on the network.
-SOCKET_DB_THREADS = envint("SOCKET_DB_THREADS", 4)
+# Few: on the 2-core load benchmark (250 tables, two web processes) 4 threads fought the
+# event loop for the GIL, p99 208-264 ms against 57 ms with 2 (docs/performance.md). Raise it
+# only for a database far away on the network.
+SOCKET_DB_THREADS = envint("SOCKET_DB_THREADS", 2)
 
 # --- Accounts and authentication ---------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
