@@ -325,28 +325,13 @@ async def echo_table(
             await s.ws.close()
 
 
-async def _get(base: str, path: str, redirects: int = 3) -> int:
-    """GET a page over asyncio streams, following redirects as a browser would.
-
-    Not urllib in a thread: threads in the load generator fought its event loop for the GIL,
-    and the delay showed up as the server's round trips."""
-    host_port = base.split("://", 1)[1]
-    host, port = host_port.rsplit(":", 1)
-    reader, writer = await asyncio.open_connection(host, int(port))
+def _get(url: str) -> int:
     try:
-        request = f"GET {path} HTTP/1.1\r\nHost: {host_port}\r\nConnection: close\r\n\r\n"
-        writer.write(request.encode())
-        await writer.drain()
-        head, _, _ = (await asyncio.wait_for(reader.read(-1), 30)).partition(b"\r\n\r\n")
-    finally:
-        writer.close()
-    lines = head.decode("latin-1").split("\r\n")
-    status = int(lines[0].split()[1])
-    headers = dict(line.split(":", 1) for line in lines[1:] if ":" in line)
-    location = next((v.strip() for k, v in headers.items() if k.lower() == "location"), None)
-    if status in (301, 302, 303, 307, 308) and location and redirects:
-        return await _get(base, location.split(host_port, 1)[-1], redirects - 1)
-    return status
+        with urllib.request.urlopen(url, timeout=30) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
 
 
 async def browse(base: str, paths: list[str], per_s: float, seconds: float, stats: Stats) -> None:
@@ -359,7 +344,7 @@ async def browse(base: str, paths: list[str], per_s: float, seconds: float, stat
 
     async def one(path: str) -> None:
         started = time.monotonic()
-        status = await _get(http, path)
+        status = await asyncio.to_thread(_get, f"{http}{path}")
         if status >= 400:
             stats.http_errors += 1
         else:
