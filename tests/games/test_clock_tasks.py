@@ -66,34 +66,34 @@ def _turn(table: Table, seat: int) -> None:
         )
 
 
-def test_turns_within_the_clock_period_arm_no_new_task(
-    two_people, armed, django_capture_on_commit_callbacks
-):
-    table = two_people
-    with django_capture_on_commit_callbacks(execute=True):
-        _turn(table, 0)
-    table.refresh_from_db()
-    first = table.due_at
-    assert armed == [((table.pk, first.isoformat()), first)]
-    assert table.clock_task_at == first
-    with django_capture_on_commit_callbacks(execute=True):
-        _turn(table, 1)
-        _turn(table, 0)
-    table.refresh_from_db()
+@pytest.fixture
+def play(django_capture_on_commit_callbacks):
+    """Whole turns for the given seats in order, their after-commit work run; the table after."""
+
+    def played(table: Table, *seats: int) -> Table:
+        with django_capture_on_commit_callbacks(execute=True):
+            for seat in seats:
+                _turn(table, seat)
+        table.refresh_from_db()
+        return table
+
+    return played
+
+
+def test_turns_within_the_clock_period_arm_no_new_task(two_people, armed, play):
+    first = play(two_people, 0).due_at
+    assert armed == [((two_people.pk, first.isoformat()), first)]
+    assert two_people.clock_task_at == first
+    table = play(two_people, 1, 0)
     assert table.due_at > first  # Bob's turn passed; Alice's new deadline is later
     assert len(armed) == 1 and table.clock_task_at == first
 
 
 def test_the_waiting_task_re_arms_itself_for_the_moved_deadline_once(
-    two_people, armed, django_capture_on_commit_callbacks
+    two_people, armed, play, django_capture_on_commit_callbacks
 ):
-    table = two_people
-    with django_capture_on_commit_callbacks(execute=True):
-        _turn(table, 0)
-        table.refresh_from_db()
-        first = table.due_at
-        _turn(table, 1)
-    table.refresh_from_db()
+    first = play(two_people, 0).due_at
+    table = play(two_people, 1)
     moved, version = table.due_at, table.version
     with django_capture_on_commit_callbacks(execute=True):
         # the task armed for the first deadline wakes up then: nothing is played...
@@ -106,13 +106,10 @@ def test_the_waiting_task_re_arms_itself_for_the_moved_deadline_once(
 
 
 def test_a_timeout_arms_the_next_players_clock(
-    two_people, armed, django_capture_on_commit_callbacks
+    two_people, armed, play, django_capture_on_commit_callbacks
 ):
+    deadline = play(two_people, 0).due_at
     table = two_people
-    with django_capture_on_commit_callbacks(execute=True):
-        _turn(table, 0)
-    table.refresh_from_db()
-    deadline = table.due_at
     with django_capture_on_commit_callbacks(execute=True):
         assert services.clock_expired(
             table_id=table.pk, deadline=deadline, now=deadline + timedelta(seconds=1)
