@@ -58,18 +58,19 @@ def stack_the_deal(table_id: int, seat: int) -> None:
     on_server_side(work)
 
 
-def play_bots(table_id: int, human: int) -> int:
-    """Let the bots move until it is the person's turn; returns how many moves they made."""
+def play_bots(table_id: int, human: int) -> tuple[int, int]:
+    """Let the bots move until it is the person's turn; returns how many moves they made and
+    the table version the person's page must show before acting."""
 
-    def work() -> int:
+    def work() -> tuple[int, int]:
         moves = 0
         for _ in range(40):
             snap = selectors.load_snapshot(table_id)
             if snap.state is None or human in snap.state.to_act:
-                return moves
+                return moves, snap.version
             assert bot_turns.play_one(table_id, snap.version, rng=random.Random(moves))
             moves += 1
-        return moves
+        return moves, selectors.load_snapshot(table_id).version
 
     return on_server_side(work)
 
@@ -94,7 +95,10 @@ def test_alice_and_three_bots_play_a_persian_hand_to_the_side_score_sheet(page, 
 
     seat = alice_seat(table_id)
     stack_the_deal(table_id, seat)
-    assert play_bots(table_id, seat) >= 6  # each bot drew and discarded
+    moves, version = play_bots(table_id, seat)
+    assert moves >= 6  # each bot drew and discarded
+    # the page may still show the random deal, where Alice may also be first to draw
+    alice.wait_for_selector(f'#table-state[data-version="{version}"]')
 
     players = alice.locator("#players")
     players.get_by_text("side 1", exact=False).first.wait_for()
