@@ -232,9 +232,7 @@ async def test_a_ping_with_an_old_version_brings_the_current_state(alice, bob):
     # The spectator's group message is lost: the move is made with no group send at all.
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(consumers.broadcast, "flush", _lost)
-        await player.send_json_to(
-            {"id": "m1", "version": first["version"], "action": {"type": "draw_stock"}}
-        )
+        await _draw(player, first["version"])
         await _frame_of(player, "ack")
     assert await _states_within(spectator, 0.3) == []
     await spectator.send_json_to({"type": "ping", "id": "c", "version": first["version"]})
