@@ -10,3 +10,10 @@ from django.dispatch import Signal
 
 # kwargs: table_id, game_id, hand_id, game_over (bool)
 hand_finished = Signal()
+
+# Asked (not told) by the table page of a managed table: kwargs table (games.models.Table) and
+# user. A receiver that manages the table returns the HTML of a banner for the page's header
+# (say, which tournament it belongs to, and what keeps the player with their seat when the
+# manager moves them); others return None. Sent with send(), so a receiver's error is the
+# page's error, like any other bug in rendering it.
+managed_table_banner = Signal()

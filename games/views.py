@@ -17,11 +17,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from accounts.models import User
-from games import display, engine, presenters, rules_pages, selectors, services
+from games import display, engine, presenters, rules_pages, selectors, services, signals
 from games.forms import TableCreateForm
 from games.models import ChatMessage, ChatMute, Game, Hand, Seat, Table
 
@@ -156,8 +158,18 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         chat_lines=_chat_lines(table, request.user),
         can_chat=table.chat_enabled and seat is not None,
         finished_game=_last_finished_game(table),
+        manager_banner=_manager_banner(table, request.user),
     )
     return render(request, "games/table.html", context)
+
+
+def _manager_banner(table: Table, user: Any) -> str:
+    """The header line an outside manager (a tournament) adds to its tables' pages."""
+    if not table.managed:
+        return ""
+    answers = signals.managed_table_banner.send(sender=Table, table=table, user=user)
+    # Rendered templates come back safe; a plain string from a receiver is escaped.
+    return mark_safe("".join(conditional_escape(html) for _, html in answers if html))
 
 
 def _fresh_presence(table: Table, players: list[dict[str, Any]]) -> None:

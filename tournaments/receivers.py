@@ -1,4 +1,8 @@
-"""Listen to games (games.signals): a hand that ended at a tournament table arms ``advance``."""
+"""Listen to games (games.signals).
+
+A hand that ended at a tournament table arms ``advance``; a tournament table's page gets a
+line naming its tournament (and, for entrants, the socket that moves them with their seat).
+"""
 
 from __future__ import annotations
 
@@ -26,3 +30,24 @@ def on_hand_finished(sender: Any, *, table_id: int, game_over: bool, **kwargs: A
 
 def connect() -> None:
     signals.hand_finished.connect(on_hand_finished, dispatch_uid="tournaments.hand_finished")
+    signals.managed_table_banner.connect(table_banner, dispatch_uid="tournaments.table_banner")
+
+
+def table_banner(sender: Any, *, table: Any, user: Any, **kwargs: Any) -> str | None:
+    """The tournament line on a tournament table's page; entrants' pages follow their seat."""
+    link = TournamentTable.objects.filter(table_id=table.pk).select_related("tournament").first()
+    if link is None:
+        return None
+    from django.template.loader import render_to_string
+
+    from tournaments.models import Entry
+
+    t = link.tournament
+    entered = (
+        user.is_authenticated
+        and Entry.objects.filter(tournament=t, user=user, status=Entry.Status.PLAYING).exists()
+    )
+    return render_to_string(
+        "tournaments/partials/table_banner.html",
+        {"t": t, "tournament_table": link, "follow": entered},
+    )

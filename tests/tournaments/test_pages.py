@@ -65,6 +65,42 @@ def test_the_lobby_shows_chips_level_and_a_link_to_the_table(alice_client, alice
     assert "Your chips" in page and "1000" in page and 'id="my-table"' in page
 
 
+def _alices_table(alice) -> tuple[Tournament, int]:
+    t = make_tournament(name="Winter cup", bots_allowed=True)
+    services.register(tournament_id=t.pk, user=alice)
+    enter(t, bot_players(3))
+    services.start(tournament_id=t.pk)
+    entry = Entry.objects.select_related("table").get(tournament=t, user=alice)
+    return t, entry.table.table_id
+
+
+def test_a_players_table_page_names_the_tournament_and_follows_their_seat(alice_client, alice):
+    t, table_id = _alices_table(alice)
+    page = alice_client.get(reverse("table_detail", args=[table_id])).content.decode()
+    assert 'id="managed-by"' in page and "Winter cup" in page
+    assert reverse("tournaments:lobby", args=[t.pk]) in page
+    # the tournament socket (js/tournament.js) takes the player along when they are moved
+    assert f'id="tourney-live" data-tournament="{t.pk}" data-follow-seat="1"' in page
+    assert "js/tournament.js" in page
+
+
+def test_a_spectators_view_of_a_tournament_table_links_the_public_page_only(alice):
+    t, table_id = _alices_table(alice)
+    page = Client().get(reverse("table_detail", args=[table_id])).content.decode()
+    assert "Winter cup" in page and reverse("tournaments:detail", args=[t.pk]) in page
+    assert "tourney-live" not in page and "tournament.js" not in page
+
+
+def test_an_ordinary_table_page_has_no_tournament_line(alice_client, alice):
+    from games import services as games_services
+
+    table = games_services.table_create(
+        host=alice, name="Kitchen", preset="classic", options={}, num_seats=3, turn_seconds=60
+    )
+    page = alice_client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert "Kitchen" in page and "managed-by" not in page
+
+
 def test_the_lobby_needs_a_login(db):
     t = make_tournament()
     response = Client().get(reverse("tournaments:lobby", args=[t.pk]))
