@@ -92,11 +92,12 @@ class Stats:
             "games_started": self.games_started,
             "slowest": self.slowest(),
             "timeline": self.timeline(),
-            **_http_summary(self.http_ms, self.http_errors),
+            **http_summary(self.http_ms, self.http_errors),
         }
 
 
-def _http_summary(times: list[float], errors: int) -> dict[str, Any]:
+def http_summary(times: list[float], errors: int) -> dict[str, Any]:
+    """Page reads (bench/load/visitors.py): count, median, 95th percentile, failures."""
     if not times:
         return {"http_requests": 0, "http_errors": errors}
     ordered = sorted(times)
@@ -325,42 +326,6 @@ async def echo_table(
             await s.ws.close()
 
 
-def _get(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            response.read()
-            return response.status
-    except urllib.error.HTTPError as exc:
-        return exc.code
-
-
-async def browse(base: str, paths: list[str], per_s: float, seconds: float, stats: Stats) -> None:
-    """Visitors without an account reading public pages (lobby, leaderboards) at ``per_s``."""
-    if per_s <= 0 or not paths:
-        return
-    http = base.replace("ws://", "http://", 1)
-    end = time.monotonic() + seconds
-    pending: set[asyncio.Task[None]] = set()
-
-    async def one(path: str) -> None:
-        started = time.monotonic()
-        status = await asyncio.to_thread(_get, f"{http}{path}")
-        if status >= 400:
-            stats.http_errors += 1
-        else:
-            stats.http_ms.append((time.monotonic() - started) * 1000)
-
-    for n in itertools.count():
-        if time.monotonic() >= end:
-            break
-        task = asyncio.create_task(one(paths[n % len(paths)]))
-        pending.add(task)
-        task.add_done_callback(pending.discard)
-        await asyncio.sleep(1 / per_s)
-    if pending:
-        await asyncio.wait(pending)
-
-
 async def run_load(
     base: str,
     tables: list[dict[str, Any]],
@@ -369,8 +334,6 @@ async def run_load(
     echo: bool,
     seed: int,
     origin: str,
-    pages: list[str] | None = None,
-    pages_per_s: float = 0,
     warmup: float = 5.0,
 ) -> dict[str, Any]:
     """Play for ``warmup + seconds`` and a second more; only round trips sent in between
@@ -383,7 +346,6 @@ async def run_load(
     play = echo_table if echo else play_table
     results = await asyncio.gather(
         *(play(base, t, until, stats, random.Random(rng.random()), origin=origin) for t in tables),
-        browse(base, [] if echo else (pages or []), pages_per_s, warmup + seconds, stats),
         return_exceptions=True,
     )
     for result in results:

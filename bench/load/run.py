@@ -29,7 +29,7 @@ from typing import Any
 
 import psycopg
 
-from bench.load.players import run_load
+from bench.load.players import http_summary, run_load
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -222,6 +222,15 @@ async def _measure(
         measured.update(usage=stack.usage(), at=time.monotonic())
 
     asyncio.get_running_loop().call_later(warmup, mark)
+    visitors = None
+    if pages and pages_per_s > 0 and not echo:
+        # In a process of their own (bench/load/visitors.py says why).
+        visitors = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bench.load.visitors",
+            "--ports", ",".join(map(str, by_port)), "--paths", ",".join(pages),
+            "--per-s", str(pages_per_s), "--seconds", str(seconds), "--warmup", str(warmup),
+            stdout=asyncio.subprocess.PIPE, cwd=ROOT,
+        )  # fmt: skip
     parts = await asyncio.gather(
         *(
             run_load(
@@ -231,19 +240,23 @@ async def _measure(
                 echo=echo,
                 seed=port,
                 origin=f"http://127.0.0.1:{port}",
-                pages=pages,
-                pages_per_s=pages_per_s / len(by_port),
                 warmup=warmup,
             )
             for port, group in by_port.items()
         )
     )
+    read_pages: dict[str, Any] = {}
+    if visitors is not None:
+        output, _ = await visitors.communicate()
+        read_pages = json.loads(output)
     after = stack.usage()
     ended = time.monotonic()
     # CPU is counted from the end of the warm-up, like the round trips.
     start_usage, start_at = measured.get("usage", before), measured.get("at", started)
     wall = ended - start_at
     merged = _merge(parts) if len(parts) > 1 else parts[0]
+    if read_pages:
+        merged.update(http_summary(read_pages["times"], read_pages["errors"]))
 
     def spent(key: str) -> float:
         return sum(a - b for a, b in zip(after[key], start_usage[key], strict=True))
