@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games import display, engine, services
 from games.models import Game, Hand, Table
-from games.selectors import TableSnapshot
+from games.selectors import LobbySeat, LobbyTable, TableSnapshot
 
 
 def seat_view(snap: TableSnapshot, seat: int | None) -> dict[str, Any] | None:
@@ -226,7 +226,11 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         "legal_json": json.dumps(legal),
         "hand_over": over,
         "game_over": game is not None and game.status == Game.Status.FINISHED,
-        "score_sheet": display.score_sheet(score_sheet(snap), table.num_seats),
+        "score_sheet": display.score_sheet(
+            score_sheet(snap),
+            table.num_seats,
+            game.totals if game is not None and game.status == Game.Status.FINISHED else None,
+        ),
         "side_sheet": display.side_sheet(score_sheet(snap), sides, names),
         "claim_word": display.claim_word(view),
         "standings": (
@@ -333,13 +337,23 @@ def chat_payload(message_id: int, user: Any, *, json_mode: bool) -> Any:
     )
 
 
-def lobby_rows(tables: list[Table]) -> list[dict[str, Any]]:
+def lobby_rows(tables: list[LobbyTable]) -> list[dict[str, Any]]:
     rows = []
     for table in tables:
-        seats = list(table.seats.all())
+        seats = table.seats
         rows.append(
             {
-                **table_summary(table),
+                "id": table.id,
+                "name": table.name,
+                "preset": table.preset,
+                "status": table.status,
+                "num_seats": table.num_seats,
+                "turn_seconds": table.turn_seconds,
+                "spectators_allowed": table.spectators_allowed,
+                "chat_enabled": table.chat_enabled,
+                "host": table.host_id,
+                "rules": table.rules,
+                "abort_reason": table.abort_reason,
                 "taken": sum(1 for s in seats if not s.is_empty),
                 "players": [_occupant(s) for s in seats],
                 "preset_title": display.preset_title(table.preset),
@@ -351,7 +365,7 @@ def lobby_rows(tables: list[Table]) -> list[dict[str, Any]]:
     return rows
 
 
-def lobby_html(tables: list[Table], user: Any) -> str:
+def lobby_html(tables: list[LobbyTable], user: Any) -> str:
     """The lobby list as a lobby socket receives it (the same for every user)."""
     return lobby_tables_html(lobby_rows(tables), oob=True)
 
@@ -377,7 +391,7 @@ def lobby_tables_html(rows: list[dict[str, Any]], *, oob: bool) -> str:
     return html
 
 
-def _occupant(seat: Any) -> str | None:
+def _occupant(seat: LobbySeat) -> str | None:
     if seat.user_id:
-        return seat.user.display_name
+        return seat.display_name
     return f"{seat.bot_level.title()} bot" if seat.bot_level else None

@@ -209,11 +209,59 @@ def work_for(snap: TableSnapshot) -> PendingWork | None:
     return PendingWork(bot_seats=bots, next_hand_due=False, clock_at=clock_at)
 
 
-def public_tables(limit: int = 100) -> list[Table]:
-    """The lobby list: open public tables, newest first."""
-    return list(
+@dataclass(frozen=True)
+class LobbySeat:
+    user_id: int | None
+    display_name: str | None
+    bot_level: str
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+
+@dataclass(frozen=True)
+class LobbyTable:
+    """What the lobby shows of a table: plain values, no model objects (see public_tables)."""
+
+    id: int
+    name: str
+    preset: str
+    status: str
+    num_seats: int
+    turn_seconds: int | None
+    spectators_allowed: bool
+    chat_enabled: bool
+    host_id: int | None
+    rules: dict[str, Any]
+    abort_reason: str
+    seats: tuple[LobbySeat, ...]
+
+
+_LOBBY_FIELDS = (
+    "id", "name", "preset", "status", "num_seats", "turn_seconds", "spectators_allowed",
+    "chat_enabled", "host_id", "rules", "abort_reason",
+)  # fmt: skip
+
+
+def public_tables(limit: int = 100) -> list[LobbyTable]:
+    """The lobby list: open public tables, newest first, with who sits where.
+
+    Two queries of plain values. With the ORM's model objects (a table, its seats and their
+    users: about 400 objects for 80 tables) this was most of what a lobby page cost, and the
+    lobby is the page every visitor reads (docs/performance.md, "Page visitors").
+    """
+    rows = list(
         Table.objects.filter(status__in=Table.OPEN_STATUSES, is_private=False)
-        .select_related("host")
-        .prefetch_related("seats__user")
-        .order_by("-created_at")[:limit]
+        .order_by("-created_at")
+        .values_list(*_LOBBY_FIELDS)[:limit]
     )
+    seats: dict[int, list[LobbySeat]] = {}
+    occupants = (
+        Seat.objects.filter(table_id__in=[row[0] for row in rows])
+        .order_by("table_id", "index")
+        .values_list("table_id", "user_id", "user__display_name", "bot_level")
+    )
+    for table_id, user_id, display_name, bot_level in occupants:
+        seats.setdefault(table_id, []).append(LobbySeat(user_id, display_name, bot_level))
+    return [LobbyTable(*row, seats=tuple(seats.get(row[0], ()))) for row in rows]

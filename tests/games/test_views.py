@@ -112,6 +112,20 @@ def test_the_lobby_list_is_rendered_once_while_its_tables_do_not_change(client, 
     assert "First table" in html and "Second table" in html
 
 
+def test_the_lobby_list_takes_two_queries_however_many_tables_and_seats(
+    alice, bob, django_assert_num_queries
+):
+    for n in range(3):
+        table = waiting_table(alice if n % 2 else bob, name=f"Table {n}")
+        services.seat_set_bot(table_id=table.pk, by=table.host, index=1, level="easy")
+    with django_assert_num_queries(2):
+        listing = selectors.public_tables()
+    assert [t.name for t in listing] == ["Table 2", "Table 1", "Table 0"]
+    rows = presenters.lobby_rows(listing)
+    assert rows[0]["players"] == ["Bob", "Easy bot", None]
+    assert rows[0]["taken"] == 2 and rows[0]["host"] == bob.pk
+
+
 def test_the_lobby_socket_list_follows_a_seat_taken_after_the_page_was_rendered(client, alice):
     table = waiting_table(alice, name="Seats change")
     before = presenters.lobby_html(selectors.public_tables(), None)
