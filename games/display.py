@@ -467,8 +467,17 @@ def breakdown(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]
     return out
 
 
-def score_sheet(rows: Sequence[dict[str, Any]], num_seats: int) -> list[dict[str, Any]]:
-    """Per finished hand and seat: melded, in hand, hand score and the running total."""
+def score_sheet(
+    rows: Sequence[dict[str, Any]],
+    num_seats: int,
+    final_totals: Sequence[int] | None = None,
+) -> list[dict[str, Any]]:
+    """Per finished hand and seat: melded, in hand, hand score and the running total.
+
+    With a finished game's ``final_totals``, points the game added after its last hand (the
+    Oklahoma winner's 200) get a row of their own, so every total on the sheet is the one
+    above it plus what its row shows.
+    """
     out = []
     for row in rows:
         result = row.get("result") or {}
@@ -488,7 +497,23 @@ def score_sheet(rows: Sequence[dict[str, Any]], num_seats: int) -> list[dict[str
                 }
             )
         out.append({"hand": row["hand"], "cells": cells})
+    if final_totals is not None and out:
+        bonus = _game_bonus_row(out[-1]["cells"], final_totals)
+        if bonus is not None:
+            out.append(bonus)
     return out
+
+
+def _game_bonus_row(
+    last: Sequence[dict[str, Any] | None], final_totals: Sequence[int]
+) -> dict[str, Any] | None:
+    cells: list[dict[str, Any] | None] = []
+    for cell, final in zip(last, final_totals, strict=False):
+        added = final - cell["total"] if cell is not None else 0
+        cells.append({"bonus": added, "total": final} if added else None)
+    if not any(cells):
+        return None
+    return {"hand": "Game bonus", "game_bonus": True, "cells": cells}
 
 
 def standings(

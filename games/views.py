@@ -416,7 +416,9 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "preset_title": display.preset_title(table.preset),
             "rules_summary": display.rules_summary(game.rules),
             "standings": display.standings(game.totals, game.winners, names),
-            "score_sheet": display.score_sheet(rows, len(names)),
+            "score_sheet": display.score_sheet(
+                rows, len(names), game.totals if game.status == Game.Status.FINISHED else None
+            ),
             "standings_columns": [{"name": name} for name in names],
             "hands": hands,
             "chosen": chosen,

@@ -208,3 +208,32 @@ def test_a_finished_hand_replays_position_by_position_face_up():
 def test_a_running_hand_cannot_be_replayed_face_up():
     with pytest.raises(ValueError):
         display.replay_steps(dealt(), NAMES)
+
+
+def test_a_finished_games_bonus_gets_its_own_row_so_the_totals_add_up():
+    last = {"seat": 0, "melded": 90, "in_hand": 0, "counted": 90, "total_after": 1040}
+    other = {"seat": 1, "melded": 10, "in_hand": 30, "counted": -20, "total_after": 700}
+    rows = display.score_sheet([{"hand": 7, "result": {"seats": [last, other]}}], 2, [1240, 700])
+    assert rows[-1] == {
+        "hand": "Game bonus",
+        "game_bonus": True,
+        "cells": [{"bonus": 200, "total": 1240}, None],
+    }
+
+
+def test_no_bonus_row_while_the_game_goes_on_or_when_it_added_nothing():
+    seat = {"seat": 0, "melded": 60, "in_hand": 0, "counted": 60, "total_after": 520}
+    rows = [{"hand": 4, "result": {"seats": [seat]}}]
+    assert [r["hand"] for r in display.score_sheet(rows, 1)] == [4]
+    assert [r["hand"] for r in display.score_sheet(rows, 1, [520])] == [4]
+
+
+def test_the_score_table_shows_the_bonus_row_with_its_points_and_total():
+    from django.template.loader import render_to_string
+
+    last = {"seat": 0, "melded": 90, "in_hand": 0, "counted": 90, "total_after": 1040}
+    rows = display.score_sheet([{"hand": 7, "result": {"seats": [last]}}], 1, [1240])
+    html = render_to_string(
+        "games/partials/score_table.html", {"score_sheet": rows, "columns": [{"name": "Ann"}]}
+    )
+    assert "Game bonus" in html and 'aria-label="game bonus 200, total 1240"' in html
