@@ -10,7 +10,10 @@
 
   function connect() {
     const socket = new WebSocket(`${scheme}://${window.location.host}/ws/tournaments/${id}/`);
-    socket.addEventListener("open", () => { delay = 1000; });
+    socket.addEventListener("open", () => {
+      delay = 1000;
+      live.dataset.connected = "1"; // for people's tools and the browser tests: moves reach us now
+    });
     socket.addEventListener("message", (event) => {
       const data = JSON.parse(event.data);
       if (data.type === "seated" && live.dataset.followSeat && data.url) {
@@ -20,6 +23,7 @@
       if (window.htmx) window.htmx.trigger(live, "tournament-changed");
     });
     socket.addEventListener("close", () => {
+      delete live.dataset.connected;
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 30000);
     });
