@@ -11,6 +11,9 @@ from datetime import datetime
 from threading import Lock
 from typing import Any
 
+from django.db.models import TextField
+from django.db.models.functions import Cast
+
 from games import engine
 from games.models import Game, Hand, Seat, Table
 
@@ -233,14 +236,16 @@ class LobbyTable:
     spectators_allowed: bool
     chat_enabled: bool
     host_id: int | None
-    rules: dict[str, Any]
+    rules_text: str
+    """The rules as the database holds them (JSON text): the lobby decodes each distinct one
+    once per process (presenters.lobby_rows)."""
     abort_reason: str
     seats: tuple[LobbySeat, ...]
 
 
 _LOBBY_FIELDS = (
     "id", "name", "preset", "status", "num_seats", "turn_seconds", "spectators_allowed",
-    "chat_enabled", "host_id", "rules", "abort_reason",
+    "chat_enabled", "host_id", "rules_text", "abort_reason",
 )  # fmt: skip
 
 
@@ -253,6 +258,7 @@ def public_tables(limit: int = 100) -> list[LobbyTable]:
     """
     rows = list(
         Table.objects.filter(status__in=Table.OPEN_STATUSES, is_private=False)
+        .annotate(rules_text=Cast("rules", output_field=TextField()))
         .order_by("-created_at")
         .values_list(*_LOBBY_FIELDS)[:limit]
     )

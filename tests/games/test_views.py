@@ -126,6 +126,20 @@ def test_the_lobby_list_takes_two_queries_however_many_tables_and_seats(
     assert rows[0]["taken"] == 2 and rows[0]["host"] == bob.pk
 
 
+def test_the_lobby_describes_each_distinct_rule_set_once(alice, bob):
+    presenters._lobby_rules.cache_clear()
+    for n in range(3):
+        waiting_table(alice, name=f"Same rules {n}")
+    waiting_table(bob, name="Longer game", options={"target": 1000})
+    with mock.patch.object(
+        presenters.display, "rules_summary", wraps=presenters.display.rules_summary
+    ) as described:
+        rows = presenters.lobby_rows(selectors.public_tables())
+        presenters.lobby_rows(selectors.public_tables())
+    assert described.call_count == 2
+    assert [row["target"] for row in rows] == ["1000", "500", "500", "500"]
+
+
 def test_the_lobby_socket_list_follows_a_seat_taken_after_the_page_was_rendered(client, alice):
     table = waiting_table(alice, name="Seats change")
     before = presenters.lobby_html(selectors.public_tables(), None)
