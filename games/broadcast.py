@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -107,7 +108,8 @@ def table_changed(table_id: int, version: int) -> None:
 
 
 def lobby_changed() -> None:
-    _send(LOBBY_GROUP, {"type": "lobby.changed"})
+    """Every lobby socket gets the same id for one change, so a process renders it once."""
+    _send(LOBBY_GROUP, {"type": "lobby.changed", "change": uuid.uuid4().hex})
 
 
 def table_chat(table_id: int, message_id: int) -> None:

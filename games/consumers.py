@@ -8,6 +8,7 @@ so no other seat's cards ever pass through here.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -346,6 +347,14 @@ def _query_param(scope: dict[str, Any], name: str) -> str | None:
     return values[0] if values else None
 
 
+# One query and rendering per lobby change per process, by (change id, JSON or HTML): every
+# lobby socket of the process receives the same group message, and each used to read and
+# render the whole list for itself, a hundred renderings of one change with a hundred
+# watchers. Kept a few seconds, until every socket of the process has had the message.
+LOBBY_RENDER_KEPT_S = 5.0
+_lobby_renders: dict[tuple[str, bool], asyncio.Future[str]] = {}
+
+
 class LobbyConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer):
     """The lobby's live table list: re-rendered for each socket when any table changes."""
 
@@ -363,7 +372,22 @@ class LobbyConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
         await self._push()
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        await self._push()
+        change = event.get("change")
+        if not isinstance(change, str):
+            await self._push()
+            return
+        key = (change, self.json_mode)
+        rendering = _lobby_renders.get(key)
+        if rendering is None:
+            rendering = asyncio.ensure_future(db(self._render)())
+            _lobby_renders[key] = rendering
+            rendering.add_done_callback(
+                lambda _: asyncio.get_running_loop().call_later(
+                    LOBBY_RENDER_KEPT_S, _lobby_renders.pop, key, None
+                )
+            )
+        payload = await asyncio.shield(rendering)
+        await self.send(text_data=payload)
 
     async def _push(self) -> None:
         payload = await db(self._render)()

@@ -1,0 +1,70 @@
+"""The lobby socket: the list on connect, and again after each change, rendered once per change."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games import broadcast, selectors, services
+from games.routing import websocket_urlpatterns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+app = URLRouter(websocket_urlpatterns)
+
+
+async def _watcher(query: str = "") -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(app, f"/ws/lobby/{query}")
+    communicator.scope["user"] = AnonymousUser()
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.receive_from(timeout=10)  # the list as it is on connect
+    return communicator
+
+
+def _table(host, name: str):
+    return services.table_create(
+        host=host, name=name, preset="standard", options={}, num_seats=3, turn_seconds=60
+    )
+
+
+async def test_every_watcher_gets_a_change_that_the_process_read_and_rendered_once(alice):
+    await database_sync_to_async(_table)(alice, "Fresh table")
+    watchers = [await _watcher() for _ in range(3)]
+    json_watcher = await _watcher("?format=json")
+    with mock.patch.object(selectors, "public_tables", wraps=selectors.public_tables) as listed:
+        await get_channel_layer().group_send(
+            broadcast.LOBBY_GROUP, {"type": "lobby.changed", "change": "c1"}
+        )
+        pages = [await w.receive_from(timeout=10) for w in watchers]
+        frame = await json_watcher.receive_json_from(timeout=10)
+    assert all("Fresh table" in page for page in pages)
+    assert [row["name"] for row in frame["tables"]] == ["Fresh table"]
+    assert listed.call_count == 2  # once for the HTML watchers, once for the JSON one
+    for w in [*watchers, json_watcher]:
+        await w.disconnect()
+
+
+async def test_the_next_change_is_read_afresh(alice):
+    watcher = await _watcher()
+    await get_channel_layer().group_send(
+        broadcast.LOBBY_GROUP, {"type": "lobby.changed", "change": "c2"}
+    )
+    assert "Second" not in await watcher.receive_from(timeout=10)
+    await database_sync_to_async(_table)(alice, "Second")  # announces a change of its own
+    assert "Second" in await watcher.receive_from(timeout=10)
+    await watcher.disconnect()
+
+
+async def test_a_change_without_an_id_is_still_answered_with_the_list(alice):
+    await database_sync_to_async(_table)(alice, "Old sender")
+    watcher = await _watcher()
+    await get_channel_layer().group_send(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+    assert "Old sender" in await watcher.receive_from(timeout=10)
+    await watcher.disconnect()
