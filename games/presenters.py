@@ -36,8 +36,14 @@ def seat_legal(snap: TableSnapshot, seat: int | None) -> list[dict[str, Any]]:
 
 
 def table_summary(table: Table) -> dict[str, Any]:
+    return _settings_summary(table, table.rules)
+
+
+def _settings_summary(table: Table | LobbyTable, rules: dict[str, Any]) -> dict[str, Any]:
+    """A table's settings as clients are told them, from a model row (state frames) or from
+    the lobby's plain values: one list of keys, so the lobby and the table never disagree."""
     return {
-        "id": table.pk,
+        "id": table.id,
         "name": table.name,
         "preset": table.preset,
         "status": table.status,
@@ -46,7 +52,7 @@ def table_summary(table: Table) -> dict[str, Any]:
         "spectators_allowed": table.spectators_allowed,
         "chat_enabled": table.chat_enabled,
         "host": table.host_id,
-        "rules": table.rules,
+        "rules": rules,
         "abort_reason": table.abort_reason,
     }
 
@@ -363,17 +369,7 @@ def lobby_rows(tables: list[LobbyTable]) -> list[dict[str, Any]]:
         described = _lobby_rules(table.preset, table.rules_text)
         rows.append(
             {
-                "id": table.id,
-                "name": table.name,
-                "preset": table.preset,
-                "status": table.status,
-                "num_seats": table.num_seats,
-                "turn_seconds": table.turn_seconds,
-                "spectators_allowed": table.spectators_allowed,
-                "chat_enabled": table.chat_enabled,
-                "host": table.host_id,
-                "rules": described["rules"],
-                "abort_reason": table.abort_reason,
+                **_settings_summary(table, described["rules"]),
                 "taken": sum(1 for s in seats if not s.is_empty),
                 "players": [_occupant(s) for s in seats],
                 "preset_title": described["preset_title"],

@@ -126,6 +126,15 @@ def test_the_lobby_list_takes_two_queries_however_many_tables_and_seats(
     assert rows[0]["taken"] == 2 and rows[0]["host"] == bob.pk
 
 
+def test_a_lobby_row_tells_the_same_settings_as_the_tables_own_frames(alice):
+    table = waiting_table(alice, name="House rules", options={"target": 1000})
+    table.refresh_from_db()
+    (row,) = presenters.lobby_rows(selectors.public_tables())
+    summary = presenters.table_summary(table)
+    assert {key: row[key] for key in summary} == summary
+    assert summary["rules"]["options"]["target"] == 1000
+
+
 def test_the_lobby_describes_each_distinct_rule_set_once(alice, bob):
     presenters._lobby_rules.cache_clear()
     for n in range(3):
