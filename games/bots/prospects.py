@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from games.engine.cards import JOKER, RANK_INDEX, SUITS
 from games.engine.melds import LayOffSpot, code_at
+from games.engine.wilds import is_wild
 
 from .points import in_hand_table, natural_table, spot_points
 from .seat_view import SeatView
@@ -35,6 +36,14 @@ class Outlook:
     natural: dict[str, int]
     wild: bool
     distinct: bool
+    wild_rank: str | None
+    """The rank whose cards are wild this hand besides jokers (oklahoma, five-thousand)."""
+    aces_low: bool
+    """False where an ace only ranks above the king (persian)."""
+    joker_group: bool
+    """Jokers are not wild but meld together, three or four of them (persian)."""
+    wild_outs: int
+    """Unseen cards that could stand in for any missing card of a meld."""
     layoffs: dict[str, tuple[LayOffSpot, int]]
     """Every card code that fits the table now: its best spot and points."""
     memo: dict[tuple[str, tuple[str, ...]], float] = field(default_factory=dict)
@@ -65,6 +74,8 @@ def outlook(seen: SeatView) -> Outlook:
     turns = turns_left(seen)
     risk = min(1.0, max(0.1, 1.6 / (turns + 0.6)))
     layoffs = layoff_points_for(seen, seen.accepts())
+    wild_rank = seen.wild
+    wild_jokers = rules.wild_jokers
     return Outlook(
         unseen=unseen,
         unseen_total=max(1, sum(unseen.values())),
@@ -72,9 +83,15 @@ def outlook(seen: SeatView) -> Outlook:
         end_risk=risk,
         in_hand=in_hand_table(values),
         natural=natural_table(values),
-        wild=rules.wild_jokers,
+        wild=wild_jokers,
         distinct=rules.group_suits_distinct,
         layoffs=layoffs,
+        wild_rank=wild_rank,
+        aces_low=rules.spec.aces_low,
+        joker_group=rules.spec.jokers_per_pack > 0 and not wild_jokers,
+        wild_outs=0
+        if wild_rank is None
+        else sum(n for card, n in unseen.items() if card != JOKER and card[0] == wild_rank),
     )
 
 
@@ -100,24 +117,38 @@ def _chance(outs: int, look: Outlook, draws: float) -> float:
     return 1.0 - miss**draws
 
 
-def _positions(card: str) -> tuple[int, ...]:
-    return (1, 14) if card[0] == "A" else (RANK_INDEX[card[0]],)
+def _positions(card: str, aces_low: bool = True) -> tuple[int, ...]:
+    if card[0] == "A":
+        return (1, 14) if aces_low else (14,)
+    return (RANK_INDEX[card[0]],)
 
 
-def _near(card: str, other: str) -> bool:
-    """Whether ``other`` can share a meld with ``card`` (same rank, or a run window)."""
-    if other == JOKER or other[0] == card[0]:
+def _wild(card: str, look: Outlook) -> bool:
+    return is_wild(card, look.wild_rank, look.wild)
+
+
+def _near(card: str, other: str, look: Outlook) -> bool:
+    """Whether ``other`` can share a meld with ``card`` (same rank, a run window, a wild)."""
+    if other == JOKER or other[0] == card[0] or _wild(other, look):
         return True
     if other[1] != card[1]:
         return False
-    return any(abs(a - b) <= 2 for a in _positions(card) for b in _positions(other))
+    return any(
+        abs(a - b) <= 2
+        for a in _positions(card, look.aces_low)
+        for b in _positions(other, look.aces_low)
+    )
 
 
 def meld_chance(card: str, others: Sequence[str], look: Outlook) -> float:
     """Chance that ``card`` ends up in a meld with some of ``others`` or live cards."""
+    if card == JOKER and look.joker_group:
+        return _joker_group_chance(others, look)
+    if _wild(card, look):
+        return 0.85
     if card == JOKER:
-        return 0.85 if look.wild else 0.0
-    relevant = tuple(sorted(other for other in others if _near(card, other)))
+        return 0.0
+    relevant = tuple(sorted(other for other in others if _near(card, other, look)))
     key = (card, relevant)
     found = look.memo.get(key)
     if found is None:
@@ -125,35 +156,49 @@ def meld_chance(card: str, others: Sequence[str], look: Outlook) -> float:
     return found
 
 
+def _joker_group_chance(others: Sequence[str], look: Outlook) -> float:
+    """Persian: a joker only scores in a group of jokers, so its chance is that of a third."""
+    held = 1 + others.count(JOKER)
+    if held >= 3:
+        return 0.95
+    single = _chance(look.unseen[JOKER], look, look.turns_left * 1.25)
+    return single if held == 2 else single * single * 0.5
+
+
 def _meld_chance(card: str, others: Sequence[str], look: Outlook) -> float:
-    if card == JOKER:
-        return 0.85 if look.wild else 0.0
     draws = look.turns_left * 1.25
     unseen = look.unseen
     rank = card[0]
     suit = card[1]
-    jokers = others.count(JOKER) if look.wild else 0
-    if jokers:
+    if any(_wild(other, look) for other in others):
         return 0.9
+    wild_outs = look.wild_outs
     best = 0.0
     mates = [other for other in others if other != JOKER and other[0] == rank]
     if look.distinct:
         mate_suits = {other[1] for other in mates} - {suit}
         if mate_suits:
             outs = sum(unseen[rank + s] for s in SUITS if s != suit and s not in mate_suits)
-            best = max(best, _chance(outs, look, draws))
+            best = max(best, _chance(outs + wild_outs, look, draws))
     elif mates:
         outs = sum(unseen[rank + s] for s in SUITS)
-        best = max(best, _chance(outs, look, draws))
-    held = {p for other in others if other != JOKER and other[1] == suit for p in _positions(other)}
-    for position in _positions(card):
+        best = max(best, _chance(outs + wild_outs, look, draws))
+    aces_low = look.aces_low
+    held = {
+        p
+        for other in others
+        if other != JOKER and other[1] == suit
+        for p in _positions(other, aces_low)
+    }
+    lowest = 1 if aces_low else 2
+    for position in _positions(card, aces_low):
         for start in (position - 2, position - 1, position):
-            if start < 1 or start + 2 > 14:
+            if start < lowest or start + 2 > 14:
                 continue
             window = [p for p in (start, start + 1, start + 2) if p != position]
             missing = [p for p in window if p not in held]
             if len(missing) == 1:
-                outs = unseen[code_at(suit, missing[0])]
+                outs = unseen[code_at(suit, missing[0])] + wild_outs
                 best = max(best, _chance(outs, look, draws))
             elif len(missing) == 2 and best < 0.2:
                 first = _chance(unseen[code_at(suit, missing[0])], look, draws)
