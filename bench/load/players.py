@@ -7,6 +7,7 @@ has received a state frame at the new version (or, for the echo floor, the echoe
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import json
 import random
@@ -38,6 +39,9 @@ class Stats:
     measure_from: float = 0.0
     measure_to: float = float("inf")
     """Monotonic time before which round trips are not recorded (the warm-up)."""
+    gc_pauses: list[tuple[float, int, float]] = field(default_factory=list)
+    """(seconds into the window, generation, ms) of the generator's own garbage collections:
+    a pause here delays every table's round trip at once, like a stall of the server would."""
 
     def record(self, sent: float, arrived: float) -> None:
         if self.measure_from <= sent < self.measure_to:
@@ -92,8 +96,40 @@ class Stats:
             "games_started": self.games_started,
             "slowest": self.slowest(),
             "timeline": self.timeline(),
+            "generator_gc": self.gc_summary(),
             **http_summary(self.http_ms, self.http_errors),
         }
+
+    def gc_summary(self) -> dict[str, Any]:
+        window = [p for p in self.gc_pauses if 0 <= p[0] < self.measure_to - self.measure_from]
+        return {
+            "collections": len(window),
+            "max_ms": round(max((ms for _at, _gen, ms in window), default=0.0), 1),
+            "over_20_ms": [(round(at, 2), gen, round(ms)) for at, gen, ms in window if ms > 20],
+        }
+
+
+class GcWatch:
+    """Times the load generator's garbage collections into ``stats.gc_pauses``."""
+
+    def __init__(self, stats: Stats) -> None:
+        self.stats = stats
+        self.began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.began = time.monotonic()
+            return
+        took = (time.monotonic() - self.began) * 1000
+        at = self.began - self.stats.measure_from
+        self.stats.gc_pauses.append((at, info["generation"], took))
+
+    def __enter__(self) -> GcWatch:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
 
 
 def http_summary(times: list[float], errors: int) -> dict[str, Any]:
@@ -344,10 +380,14 @@ async def run_load(
     until = started + warmup + seconds + COOL_DOWN_S
     rng = random.Random(seed)
     play = echo_table if echo else play_table
-    results = await asyncio.gather(
-        *(play(base, t, until, stats, random.Random(rng.random()), origin=origin) for t in tables),
-        return_exceptions=True,
-    )
+    with GcWatch(stats):
+        results = await asyncio.gather(
+            *(
+                play(base, t, until, stats, random.Random(rng.random()), origin=origin)
+                for t in tables
+            ),
+            return_exceptions=True,
+        )
     for result in results:
         if isinstance(result, BaseException):
             stats.error(type(result).__name__)
