@@ -43,7 +43,8 @@ class Outlook:
     joker_group: bool
     """Jokers are not wild but meld together, three or four of them (persian)."""
     wild_outs: int
-    """Unseen cards that could stand in for any missing card of a meld."""
+    """Unseen cards of the wild rank: each could stand in for a missing card of a meld.
+    Unseen wild jokers are left out, as counting them lost games (docs/bots.md)."""
     layoffs: dict[str, tuple[LayOffSpot, int]]
     """Every card code that fits the table now: its best spot and points."""
     memo: dict[tuple[str, tuple[str, ...]], float] = field(default_factory=dict)
