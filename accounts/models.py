@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from accounts.validators import DISPLAY_NAME_MAX, validate_display_name
 
@@ -63,3 +64,24 @@ class User(AbstractUser):
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+
+class PasswordResetRequest(models.Model):
+    """One accepted request of the password-reset form, kept for its throttle window.
+
+    The e-mail address asked for is stored as a digest (it may belong to nobody, and it is
+    personal data when it does); accounts/throttle.py counts and prunes these rows.
+    """
+
+    address = models.CharField(max_length=45, help_text="Client address that asked.")
+    email_digest = models.CharField(max_length=64, help_text="SHA-256 of the e-mail, lowercased.")
+    requested_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["address", "requested_at"], name="accounts_reset_by_address"),
+            models.Index(fields=["email_digest", "requested_at"], name="accounts_reset_by_email"),
+        ]
+
+    def __str__(self) -> str:
+        return f"password reset asked from {self.address} at {self.requested_at:%Y-%m-%d %H:%M}"

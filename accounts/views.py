@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import AccountSettingsForm, DeleteAccountForm, SignUpForm
+from accounts.lockout import clear_lockouts
 from accounts.services import account_delete
+from accounts.throttle import admit_password_reset
+from config.client_address import client_address
 
 
 @require_http_methods(["GET", "POST"])
@@ -56,3 +61,28 @@ def delete_account(request: HttpRequest) -> HttpResponse:
 
 def privacy(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/privacy.html")
+
+
+class ThrottledPasswordResetView(auth_views.PasswordResetView):
+    """Django's reset form, refused with a clear message past the limits of
+    accounts/throttle.py (the same whether or not an account uses the address)."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        refusal = admit_password_reset(
+            address=client_address(self.request), email=form.cleaned_data["email"]
+        )
+        if refusal:
+            form.add_error(None, refusal)
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        return super().form_valid(form)
+
+
+class LockLiftingPasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Choosing a new password from the e-mailed link also lifts any login lockout."""
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:  # type: ignore[type-arg]
+        response = super().form_valid(form)
+        clear_lockouts(form.user.get_username())
+        return response

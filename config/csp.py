@@ -12,16 +12,22 @@ from collections.abc import Callable
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 
 HEADER = "Content-Security-Policy"
 
 
 def policy_for(request: HttpRequest) -> str:
+    """The policy; for a request whose Host is not allowed (the 400 page), without the
+    socket hosts, since that host must not be named (and asking for it raises)."""
     policy: str = settings.CONTENT_SECURITY_POLICY
     if not policy:
         return ""
-    host = request.get_host()
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return policy
     return policy.replace("connect-src 'self'", f"connect-src 'self' wss://{host} ws://{host}")
 
 

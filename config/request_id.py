@@ -17,6 +17,8 @@ from contextvars import ContextVar, Token
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 
+from config.client_address import client_address
+
 HEADER = "X-Request-ID"
 _ACCEPTABLE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 current_request_id: ContextVar[str] = ContextVar("current_request_id", default="-")
@@ -84,7 +86,7 @@ class RequestIdMiddleware:
                 "path": request.path,
                 "status": response.status_code,
                 "duration_ms": round((time.perf_counter() - started) * 1000, 1),
-                "client": request.META.get("REMOTE_ADDR", ""),
+                "client": client_address(request),
             },
         )
 

@@ -6,6 +6,7 @@ The choice of database, channel layer and broker lives in config/backends.py.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import sys
 import tempfile
@@ -90,6 +91,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: X-Forwarded-For only from a trusted proxy, before anything reads the address.
+    "config.client_address.ForwardedForFromTrustedProxiesOnly",
     "config.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
@@ -214,14 +217,46 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:account"
 LOGOUT_REDIRECT_URL = "home"
 
+# Login throttling (django-axes; the choices are explained in docs/reliability.md, "Login
+# throttling behind a proxy"). Two limits: AXES_FAILURE_LIMIT wrong passwords for one account
+# from one address lock that pair; AXES_ACCOUNT_FAILURE_LIMIT from any addresses lock the
+# account everywhere, high enough that nobody can lock someone else out cheaply. Both last
+# AXES_COOLOFF_TIME; a password reset by e-mail lifts them (accounts/lockout.py).
+AXES_HANDLER = "accounts.lockout.AccountLockoutHandler"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+AXES_ACCOUNT_FAILURE_LIMIT = envint("AXES_ACCOUNT_FAILURE_LIMIT", 20)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15))
-# Lock the pair (username, address): a stranger cannot lock a player out everywhere.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
-AXES_IPWARE_PROXY_COUNT = envint("PROXY_COUNT", 1 if PRODUCTION else 0)
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+# The client's address (config/client_address.py): django-ipware reads X-Forwarded-For from
+# the right. PROXY_COUNT proxies stand in front; the last one is the TCP peer (REMOTE_ADDR),
+# the others wrote their peers into the header, so ipware skips PROXY_COUNT - 1 entries from
+# the right. Not strict: a client's own entries on the left are ignored, not a reason to fall
+# back to the proxy's address (which would put every client in one bucket).
+PROXY_COUNT = envint("PROXY_COUNT", 1 if PRODUCTION else 0)
+if PROXY_COUNT < 0:
+    raise ImproperlyConfigured(f"PROXY_COUNT must be 0 or more, got {PROXY_COUNT}")
+# Peers whose X-Forwarded-For is believed (addresses or CIDR networks); Daphne binds to
+# loopback by default, so the proxy is on this machine.
+try:
+    TRUSTED_PROXY_NETWORKS = [
+        ipaddress.ip_network(entry, strict=False)
+        for entry in envlist("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
+    ]
+except ValueError as error:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES: {error}") from None
+AXES_IPWARE_PROXY_ORDER = "left-most"  # ipware's name for "clients left, proxies appended"
+AXES_IPWARE_PROXY_COUNT = PROXY_COUNT - 1 if PROXY_COUNT else None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if PROXY_COUNT else ["REMOTE_ADDR"]
+)
+IPWARE_STRICT = False
+# Password-reset e-mails (accounts/throttle.py): per requesting address and per e-mail
+# address asked for, in a sliding window.
+PASSWORD_RESET_LIMIT_PER_ADDRESS = envint("PASSWORD_RESET_LIMIT_PER_ADDRESS", 10)
+PASSWORD_RESET_LIMIT_PER_EMAIL = envint("PASSWORD_RESET_LIMIT_PER_EMAIL", 3)
+PASSWORD_RESET_WINDOW = timedelta(minutes=envint("PASSWORD_RESET_WINDOW_MINUTES", 60))
 
 # --- E-mail: console unless an SMTP host is given ----------------------------------------
 EMAIL_HOST = envstr("EMAIL_HOST")

@@ -12,3 +12,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]
+
+# The 400 page adds the security headers itself (a bad Host skips the middleware that would).
+handler400 = "config.error_views.bad_request"
