@@ -1,7 +1,11 @@
-"""Logging in and out, and the lockout after five failed passwords (django-axes)."""
+"""Logging in and out, and the lockouts (django-axes): five failed passwords for one account
+from one address, twenty from any addresses; a password reset lifts both."""
+
+import re
 
 import pytest
 from axes.models import AccessAttempt
+from django.core import mail
 from django.test import Client
 
 from tests.conftest import PASSWORD
@@ -69,6 +73,55 @@ def test_a_lockout_does_not_lock_the_player_out_from_another_address(alice):
     for _ in range(5):
         log_in(attacker, "wrong-password", address="203.0.113.9")
     assert log_in(player, PASSWORD, address="198.51.100.7").status_code == 302
+
+
+def test_it_locks_the_account_everywhere_after_twenty_failures_from_rotating_addresses(alice):
+    for n in range(19):
+        assert log_in(Client(), "wrong-password", address=f"198.51.100.{n}").status_code == 200
+    twentieth = log_in(Client(), "wrong-password", address="198.51.100.19")
+    assert twentieth.status_code == 429
+    page = twentieth.content.decode()
+    assert "paused everywhere" in page and "/accounts/password/reset/" in page
+    player = Client()
+    refused = log_in(player, PASSWORD, address="203.0.113.200")
+    assert refused.status_code == 429
+    assert "_auth_user_id" not in player.session
+
+
+def test_other_accounts_are_not_locked_by_an_attack_on_one(alice, bob):
+    for n in range(20):
+        log_in(Client(), "wrong-password", address=f"198.51.100.{n}")
+    assert log_in(Client(), PASSWORD, username="bob", address="198.51.100.1").status_code == 302
+
+
+def test_the_address_lock_page_says_it_is_for_this_address_only(alice, client):
+    for _ in range(5):
+        response = log_in(client, "wrong-password")
+    page = response.content.decode()
+    assert "from your address" in page and "paused everywhere" not in page
+    assert "15 minutes" in page
+
+
+def _reset_password_by_email(client: Client, email: str, new_password: str) -> None:
+    assert client.post("/accounts/password/reset/", {"email": email}).status_code == 302
+    body = mail.outbox[-1].body
+    link = re.search(r"http://testserver(/accounts/password/reset/\S+/)", body)[1]
+    form_page = client.get(link, follow=True)
+    done = client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": new_password, "new_password2": new_password},
+    )
+    assert done.url == "/accounts/password/reset/complete/"
+
+
+def test_a_password_reset_lifts_both_locks(alice):
+    for n in range(20):
+        log_in(Client(), "wrong-password", address=f"198.51.100.{n % 4}")
+    player = Client()
+    assert log_in(player, PASSWORD, address="198.51.100.0").status_code == 429
+    _reset_password_by_email(Client(), "alice@example.com", "a-brand-new-secret-42")
+    assert not AccessAttempt.objects.filter(username="alice").exists()
+    assert log_in(player, "a-brand-new-secret-42", address="198.51.100.0").status_code == 302
 
 
 def test_a_successful_login_clears_earlier_failures(alice, client):

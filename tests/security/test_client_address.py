@@ -1,0 +1,91 @@
+"""Which client address login throttling counts (config/client_address.py): the entry a
+trusted proxy appended to X-Forwarded-For, counted from the right with django-ipware; never
+an entry the client wrote, and no header at all from a peer that is not a trusted proxy."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
+
+from config.client_address import ForwardedForFromTrustedProxiesOnly, client_address
+from tests.conftest import PASSWORD
+
+
+def behind(settings, proxies: int) -> None:
+    """What config/settings.py derives from PROXY_COUNT (it is read once per process)."""
+    settings.PROXY_COUNT = proxies
+    settings.AXES_IPWARE_PROXY_COUNT = proxies - 1 if proxies else None
+    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = (
+        ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if proxies else ["REMOTE_ADDR"]
+    )
+    settings.TRUSTED_PROXY_NETWORKS = [
+        ipaddress.ip_network("127.0.0.1"),
+        ipaddress.ip_network("::1"),
+    ]
+
+
+def resolved(peer: str, forwarded_for: str | None = None) -> str:
+    extra = {"REMOTE_ADDR": peer}
+    if forwarded_for is not None:
+        extra["HTTP_X_FORWARDED_FOR"] = forwarded_for
+    request = RequestFactory().get("/", **extra)
+    ForwardedForFromTrustedProxiesOnly(lambda r: HttpResponse())(request)
+    return client_address(request)
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded_for", "client"),
+    [
+        ("127.0.0.1", "198.51.100.7", "198.51.100.7"),
+        ("127.0.0.1", "6.6.6.6, 198.51.100.7", "198.51.100.7"),  # client wrote 6.6.6.6
+        ("127.0.0.1", "6.6.6.6,7.7.7.7 , 198.51.100.7", "198.51.100.7"),
+        ("127.0.0.1", "not-an-address, 198.51.100.7", "198.51.100.7"),
+        ("127.0.0.1", None, "127.0.0.1"),
+        ("::1", "6.6.6.6, 2001:db8::7", "2001:db8::7"),
+        ("::ffff:127.0.0.1", "6.6.6.6, 198.51.100.7", "198.51.100.7"),
+        ("203.0.113.9", "6.6.6.6, 198.51.100.7", "203.0.113.9"),  # not a trusted proxy
+        ("127.0.0.2", "198.51.100.7", "127.0.0.2"),
+    ],
+)
+def test_behind_one_proxy_the_client_is_the_entry_it_appended(
+    settings, peer, forwarded_for, client
+):
+    behind(settings, 1)
+    assert resolved(peer, forwarded_for) == client
+
+
+def test_behind_two_proxies_the_client_is_the_second_entry_from_the_right(settings):
+    behind(settings, 2)
+    assert resolved("127.0.0.1", "6.6.6.6, 198.51.100.7, 192.0.2.1") == "198.51.100.7"
+
+
+def test_without_a_proxy_the_header_is_ignored_even_from_loopback(settings):
+    behind(settings, 0)
+    assert resolved("127.0.0.1", "198.51.100.7") == "127.0.0.1"
+
+
+@pytest.mark.django_db
+def test_rotating_leftmost_entries_behind_a_proxy_still_lock_at_the_fifth_failure(settings, alice):
+    behind(settings, 1)
+    client = Client()
+    statuses = []
+    for n in range(6):
+        statuses.append(
+            client.post(
+                "/accounts/login/",
+                {"username": "alice", "password": "wrong-password"},
+                REMOTE_ADDR="127.0.0.1",
+                HTTP_X_FORWARDED_FOR=f"10.9.{n}.1, 198.51.100.7",
+            ).status_code
+        )
+    assert statuses == [200, 200, 200, 200, 429, 429]
+    right = client.post(
+        "/accounts/login/",
+        {"username": "alice", "password": PASSWORD},
+        REMOTE_ADDR="127.0.0.1",
+        HTTP_X_FORWARDED_FOR="10.200.0.1, 198.51.100.7",
+    )
+    assert right.status_code == 429
