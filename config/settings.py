@@ -229,6 +229,8 @@ AXES_ACCOUNT_FAILURE_LIMIT = envint("AXES_ACCOUNT_FAILURE_LIMIT", 20)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# A try refused during a lockout tests no password: it neither counts nor stretches the lock.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # The client's address (config/client_address.py): django-ipware reads X-Forwarded-For from
 # the right. PROXY_COUNT proxies stand in front; the last one is the TCP peer (REMOTE_ADDR),
 # the others wrote their peers into the header, so ipware skips PROXY_COUNT - 1 entries from
