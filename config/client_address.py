@@ -35,8 +35,9 @@ def is_trusted_proxy(peer: str | None, networks: Iterable[Network]) -> bool:
 
 
 class ForwardedForFromTrustedProxiesOnly:
-    """Drops X-Forwarded-For unless the peer is a trusted proxy (never when `PROXY_COUNT`
-    is 0), so no client can choose the address it is throttled by. First in MIDDLEWARE, so
+    """Drops X-Forwarded-For unless the peer is a trusted proxy (always when `PROXY_COUNT`
+    is 0) and trims it to the proxies' own entries, so no client can choose the address it
+    is throttled by. First in MIDDLEWARE, so
     axes and everything after it see the same request; works for sync and async views."""
 
     sync_capable = True
@@ -60,13 +61,20 @@ class ForwardedForFromTrustedProxiesOnly:
 
     @staticmethod
     def _clean(request: HttpRequest) -> None:
-        if FORWARDED_FOR not in request.META:
+        """Keep only the entries the proxies wrote: the rightmost PROXY_COUNT. Whatever
+        the client sent is on their left, and may be anything (a lone quote makes ipware
+        give up on the whole header)."""
+        forwarded = request.META.get(FORWARDED_FOR)
+        if forwarded is None:
             return
         trusted = settings.PROXY_COUNT > 0 and is_trusted_proxy(
             request.META.get("REMOTE_ADDR"), settings.TRUSTED_PROXY_NETWORKS
         )
         if not trusted:
             del request.META[FORWARDED_FOR]
+            return
+        ours = [entry.strip() for entry in forwarded.split(",")][-settings.PROXY_COUNT :]
+        request.META[FORWARDED_FOR] = ", ".join(ours)
 
 
 def client_address(request: HttpRequest) -> str:

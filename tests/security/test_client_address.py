@@ -5,13 +5,21 @@ an entry the client wrote, and no header at all from a peer that is not a truste
 from __future__ import annotations
 
 import ipaddress
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.http import HttpResponse
-from django.test import Client, RequestFactory
+from django.test import Client, RequestFactory, override_settings
+from hypothesis import given
+from hypothesis import strategies as st
 
 from config.client_address import ForwardedForFromTrustedProxiesOnly, client_address
 from tests.conftest import PASSWORD
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def behind(settings, proxies: int) -> None:
@@ -89,3 +97,30 @@ def test_rotating_leftmost_entries_behind_a_proxy_still_lock_at_the_fifth_failur
         HTTP_X_FORWARDED_FOR="10.200.0.1, 198.51.100.7",
     )
     assert right.status_code == 429
+
+
+@given(forged=st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=80))
+def test_nothing_a_client_writes_on_the_left_changes_its_address(forged):
+    with override_settings(
+        PROXY_COUNT=1,
+        AXES_IPWARE_PROXY_COUNT=0,
+        AXES_IPWARE_META_PRECEDENCE_ORDER=["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"],
+    ):
+        assert resolved("127.0.0.1", f"{forged}, 198.51.100.7") == "198.51.100.7"
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [("TRUSTED_PROXIES", "10.0.0.0/33", "TRUSTED_PROXIES"), ("PROXY_COUNT", "-1", "PROXY_COUNT")],
+)
+def test_a_wrong_proxy_setting_stops_the_start(tmp_path, variable, value, message):
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={**os.environ, "RUMMY_VAR_DIR": str(tmp_path), variable: value},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr and message in result.stderr
