@@ -26,6 +26,7 @@ from urllib.parse import urlencode
 import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
 
+from accounts.models import PasswordResetRequest
 from tests.conftest import PASSWORD, make_player
 from tests.e2e.conftest import ROOT, _free_port, _server_env
 from tests.security.appending_proxy import appending_proxy
@@ -110,10 +111,15 @@ def _wait_for(port: int, daphne: subprocess.Popen[bytes], log: Path) -> None:
     raise AssertionError(f"Daphne did not answer:\n{log.read_text()[-3000:]}")
 
 
-@pytest.fixture
-def production_site(transactional_db, tmp_path) -> Iterator[tuple[int, Path]]:
-    """Daphne in production mode, as the Procfile starts it, behind the appending proxy."""
-    env = _server_env(tmp_path)
+@pytest.fixture(scope="module")
+def production_daphne(
+    django_db_setup, django_db_blocker, tmp_path_factory
+) -> Iterator[tuple[int, int, Path]]:
+    """Daphne in production mode, as the Procfile starts it, on the test database, behind
+    the appending proxy; yields the proxy's port, Daphne's own port and Daphne's log."""
+    tmp_path = tmp_path_factory.mktemp("production-daphne")
+    with django_db_blocker.unblock():
+        env = _server_env(tmp_path)
     env.pop("FAST_PASSWORD_HASHING", None)  # refused in production
     env.update(PRODUCTION, STATIC_ROOT=str(tmp_path / "static"), PYTHONPATH=str(ROOT))
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
@@ -133,13 +139,19 @@ def production_site(transactional_db, tmp_path) -> Iterator[tuple[int, Path]]:
     try:
         _wait_for(port, daphne, log)
         with appending_proxy(port) as proxy_port:
-            yield proxy_port, log
+            yield proxy_port, port, log
     finally:
         daphne.terminate()
         try:
             daphne.wait(timeout=20)
         except subprocess.TimeoutExpired:
             daphne.kill()
+
+
+@pytest.fixture
+def production_site(production_daphne, transactional_db) -> tuple[int, Path]:
+    proxy_port, _, log = production_daphne
+    return proxy_port, log
 
 
 @pytest.fixture
@@ -193,8 +205,10 @@ def test_lockouts_hold_behind_an_appending_proxy(production_site, alice_in_produ
     assert locked_page[0] == 429 and "paused everywhere" in locked_page[2]
     assert "/accounts/password/reset/" in locked_page[2]
 
-    # The way out the page offers: a password reset by e-mail lifts both locks.
+    # The way out the page offers: a password reset by e-mail lifts both locks. (Its
+    # throttle counts the real address too.)
     assert player.post("/accounts/password/reset/", {"email": "alice@example.com"}) == 302
+    assert list(PasswordResetRequest.objects.values_list("address", flat=True)) == ["127.0.0.99"]
     status, headers, _ = player.get(_reset_link(log))
     assert status == 302, status
     form_url = headers["Location"]
@@ -205,3 +219,30 @@ def test_lockouts_hold_behind_an_appending_proxy(production_site, alice_in_produ
     assert chosen[0] == 302 and chosen[1]["Location"].endswith("/accounts/password/reset/complete/")
     assert Visitor(proxy_port, "127.0.0.99").log_in(NEW_PASSWORD) == 302
     assert Visitor(proxy_port, "127.0.0.5").log_in(NEW_PASSWORD) == 302
+
+
+@pytest.mark.parametrize(
+    "through_proxy", [True, False], ids=["via the proxy", "straight to Daphne"]
+)
+def test_a_bad_host_gets_the_400_page_with_the_security_headers_in_production(
+    production_daphne, through_proxy
+):
+    """Through the proxy (HTTPS as far as Django knows) CommonMiddleware refuses the host;
+    straight to Daphne (plain HTTP) the HTTPS redirect asks for it first."""
+    proxy_port, daphne_port, _ = production_daphne
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", proxy_port if through_proxy else daphne_port, timeout=60
+    )
+    try:
+        connection.request("GET", "/accounts/login/", headers={"Host": "evil.example"})
+        response = connection.getresponse()
+        page = response.read().decode()
+    finally:
+        connection.close()
+    assert response.status == 400 and "We could not read that request" in page
+    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+    if through_proxy:
+        assert response.headers["Strict-Transport-Security"].startswith("max-age=")
