@@ -277,7 +277,7 @@ def action_from_json(data: object, seat: int) -> Action:
         reading = data.get("reading")
         ace_end = data.get("ace_end")
         if ace_end is not None and ace_end not in ACE_ENDS:
-            raise IllegalAction(f"'ace_end' must be \"low\" or \"high\", not {ace_end!r}.")
+            raise IllegalAction(f"'ace_end' must be 'low' or 'high', not {ace_end!r}.")
         return LayOff(
             seat, card, meld, None if reading is None else _reading_field(reading), ace_end
         )

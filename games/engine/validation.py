@@ -444,7 +444,7 @@ def _at_ace_end(
             return spots[:1]
         return spots
     if ace_end not in ACE_ENDS:
-        raise IllegalAction(f"'ace_end' must be \"low\" or \"high\", not {ace_end!r}.")
+        raise IllegalAction(f"'ace_end' must be 'low' or 'high', not {ace_end!r}.")
     end = "lo" if ace_end == "low" else "hi"
     kept = [spot for spot in spots if spot.end == end and spot.reading[0] == "A"]
     if not kept:
