@@ -34,6 +34,7 @@ from .cards import JOKER, card_label, is_card, is_reading, labels
 from .duties import duty_possible, take_depths
 from .errors import IllegalAction
 from .five_thousand import has_melded, natural_melds, natural_refusal
+from .going_out import play_lets_you_go_out
 from .melds import (
     LayOffSpot,
     TableMeld,
@@ -143,10 +144,11 @@ def play_problem(
         rest = without(hand, used)
         if gained is not None:
             rest.append(gained)
-        if rest == [locked]:
+        if rest == [locked] and not play_lets_you_go_out(state, seat, kind, detail, used):
             return (
                 f"That would leave you holding only the {card_label(locked)}, which you took "
-                "alone from the pile this turn and may not discard."
+                "alone from the pile this turn and may not discard, with no way to go out "
+                "this turn."
             )
     return None
 
