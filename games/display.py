@@ -169,7 +169,13 @@ def players(
     running = view.get("running") if view else None
     out = []
     to_act = set(view["to_act"]) if view else set()
+    # Ruling 13: cards taken from the pile lie face up in front of their taker only under
+    # discards_displayed (the engine fills ``displayed`` only then). The view's ``known`` list
+    # (taken cards too) stays for the log and the bots; in front of a player it shows only
+    # the cards dealt face up (five-thousand) that are still in that hand.
     known = view["public_cards"]["known"] if view else []
+    displayed = view["public_cards"].get("displayed", []) if view else []
+    dealt_up = _dealt_face_up_still_held(view, known)
     fronts = view.get("fronts", []) if view else []
     for info in seats:
         index = info["index"]
@@ -181,7 +187,14 @@ def players(
             "total": totals[index] if totals and index < len(totals) else 0,
             "is_dealer": bool(view) and view["dealer"] == index,
             "to_act": index in to_act,
-            "known": [card(code) for code in known[index]] if known and index != my_seat else [],
+            "known": (
+                [card(code) for code in dealt_up[index]]
+                if index != my_seat and index < len(dealt_up)
+                else []
+            ),
+            "displayed": [card(code) for code in displayed[index]]
+            if index < len(displayed)
+            else [],
             "fronts": [card(code) for seat, code, _meld in fronts if seat == index],
         }
         if running is not None and index < len(running):
@@ -192,6 +205,20 @@ def players(
                 row["partners"] = [_name(names, other) for other in side if other != index]
         out.append(row)
     return out
+
+
+def _dealt_face_up_still_held(
+    view: dict[str, Any] | None, known: Sequence[Sequence[str]]
+) -> list[list[str]]:
+    """Per seat, the card dealt face up to it, while everyone still knows it is held."""
+    held: list[list[str]] = [[] for _ in known]
+    history = view.get("history") if view else None
+    if not history or history[0].get("kind") != "deal":
+        return held
+    for seat, code in enumerate(history[0].get("face_up") or ()):
+        if seat < len(known) and code in known[seat]:
+            held[seat].append(code)
+    return held
 
 
 def side_breakdown(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
@@ -408,6 +435,7 @@ def controls(legal: Sequence[dict[str, Any]], view: dict[str, Any] | None) -> di
     ]
     return {
         "any": bool(legal),
+        "ace_ends": ace_end_choices(legal),
         "draw": "draw_stock" in kinds,
         "take": "take_discard" in kinds,
         "playing": playing,
@@ -416,6 +444,40 @@ def controls(legal: Sequence[dict[str, Any]], view: dict[str, Any] | None) -> di
         "claim": "claim_rummy" in kinds,
         "extra": extra,
     }
+
+
+def ace_end_choices(legal: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Both ends of a 2..K run for an ace (or a joker as one): two named buttons (Ruling 1).
+
+    The engine lists the low end with ``ace_end`` and the high end without it; each pair is
+    shown as two choices so the player says which end, as the ruling asks.
+    """
+    choices = []
+    for low in legal:
+        if low["type"] != "lay_off" or low.get("ace_end") != "low":
+            continue
+        high = {key: value for key, value in low.items() if key != "ace_end"}
+        if high not in legal:
+            continue
+        label = card(low["card"])["label"]
+        reading = low.get("reading", low["card"])
+        if reading != low["card"]:
+            label += f" as the {card(reading)['label']}"
+        suit = card(reading)["symbol"]
+        where = f"on meld {low['meld']}"
+        choices.append(
+            {
+                "json": json.dumps(high),
+                "text": f"Lay off the {label} {where} high, after the K{suit}",
+            }
+        )
+        choices.append(
+            {
+                "json": json.dumps(low),
+                "text": f"Lay off the {label} {where} low, before the 2{suit}",
+            }
+        )
+    return choices
 
 
 def _extra_text(action: dict[str, Any], call: str = "Rummy") -> str:

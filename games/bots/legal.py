@@ -57,7 +57,13 @@ class LegalMoves:
 
 
 def sort_legal(legal: Sequence[Action]) -> LegalMoves:
-    """Sort ``legal`` by kind (keeps the engine's order within each kind)."""
+    """Sort ``legal`` by kind (keeps the engine's order within each kind).
+
+    An ace offered at both ends of a 2..K run is kept only at the high end: it never scores
+    less there, so the low twin (``ace_end="low"``) is left out of every bot's choice.
+    """
+    if any(isinstance(action, LayOff) and action.ace_end == "low" for action in legal):
+        legal = [action for action in legal if not _low_ace_twin(action, legal)]
     moves = LegalMoves(list(legal))
     for action in legal:
         if isinstance(action, Discard):
@@ -83,3 +89,11 @@ def sort_legal(legal: Sequence[Action]) -> LegalMoves:
         elif isinstance(action, CloseClaims):
             moves.close = action
     return moves
+
+
+def _low_ace_twin(action: Action, legal: Sequence[Action]) -> bool:
+    """True for a low-end ace lay-off whose high-end twin is also legal."""
+    if not isinstance(action, LayOff) or action.ace_end != "low":
+        return False
+    high = LayOff(action.seat, action.card, action.meld, action.reading)
+    return high in legal

@@ -25,8 +25,9 @@ Dealing
 
 Moves
     Actions are frozen dataclasses with a ``seat``: ``DrawStock``, ``TakeDiscard(depth)``
-    (0 = top), ``Meld(cards, reading=None)``, ``LayOff(card, meld, reading=None)`` (meld ids
-    start at 1), ``SwitchJoker(card, meld)``, ``Discard(card)``, ``ClaimRummy(depth)``,
+    (0 = top), ``Meld(cards, reading=None)``, ``LayOff(card, meld, reading=None, ace_end=None)``
+    (meld ids start at 1; ``ace_end="low"`` puts an ace on a 2..K run at the low end, left out
+    it goes high), ``SwitchJoker(card, meld)``, ``Discard(card)``, ``ClaimRummy(depth)``,
     ``PassClaim``, ``CloseClaims`` (seat -1, the table clock), ``DeclineDraw``, ``Float``,
     ``PassUpcard`` (oklahoma's offered up-card), ``PlayNatural(card, meld)`` (five-thousand:
     the natural card of a melded wild card, put down in front).

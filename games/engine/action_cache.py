@@ -56,5 +56,8 @@ def meld_action(seat: int, shape: MeldShape) -> Meld:
 
 def layoff_action(seat: int, card: str, spot: LayOffSpot) -> LayOff:
     reading = spot.reading if spot.reading != card else None
-    action: LayOff = cached(LayOff, seat, card, spot.meld, reading)
+    if spot.ace_end == "low":  # the high end is the default, so it is left unsaid
+        action: LayOff = cached(LayOff, seat, card, spot.meld, reading, "low")
+    else:
+        action = cached(LayOff, seat, card, spot.meld, reading)
     return action

@@ -48,12 +48,18 @@ class Meld:
 
 @dataclass(frozen=True, slots=True)
 class LayOff:
-    """Add one card to the meld with id ``meld``; ``reading`` says which end for a wild card."""
+    """Add one card to the meld with id ``meld``; ``reading`` says which end for a wild card.
+
+    ``ace_end`` ("low" or "high") says where an ace, or a wild card read as an ace, goes on a
+    run that already holds 2 to K, where both ends are open (Ruling 1). Left out, it means the
+    high end: moves stored before the field existed replay as they were played.
+    """
 
     seat: int
     card: str
     meld: int
     reading: str | None = None
+    ace_end: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +170,7 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "draw_stock": (frozenset(), frozenset()),
     "take_discard": (frozenset({"depth"}), frozenset()),
     "meld": (frozenset({"cards"}), frozenset({"reading"})),
-    "lay_off": (frozenset({"card", "meld"}), frozenset({"reading"})),
+    "lay_off": (frozenset({"card", "meld"}), frozenset({"reading", "ace_end"})),
     "switch_joker": (frozenset({"card", "meld"}), frozenset()),
     "discard": (frozenset({"card"}), frozenset()),
     "claim_rummy": (frozenset(), frozenset({"depth"})),
@@ -194,12 +200,18 @@ def action_to_json(action: Action) -> dict[str, Any]:
         data["meld"] = action.meld
         if action.reading is not None:
             data["reading"] = action.reading
+        if action.ace_end is not None:
+            data["ace_end"] = action.ace_end
     elif isinstance(action, SwitchJoker | PlayNatural):
         data["card"] = action.card
         data["meld"] = action.meld
     elif isinstance(action, Discard):
         data["card"] = action.card
     return data
+
+
+ACE_ENDS = ("low", "high")
+"""The values of ``LayOff.ace_end``."""
 
 
 def _int_field(data: dict[str, Any], key: str, minimum: int) -> int:
@@ -263,7 +275,12 @@ def action_from_json(data: object, seat: int) -> Action:
         if kind == "play_natural":
             return PlayNatural(seat, card, meld)
         reading = data.get("reading")
-        return LayOff(seat, card, meld, None if reading is None else _reading_field(reading))
+        ace_end = data.get("ace_end")
+        if ace_end is not None and ace_end not in ACE_ENDS:
+            raise IllegalAction(f"'ace_end' must be 'low' or 'high', not {ace_end!r}.")
+        return LayOff(
+            seat, card, meld, None if reading is None else _reading_field(reading), ace_end
+        )
     if kind == "discard":
         return Discard(seat, _card_field(data["card"]))
     if kind == "close_claims":
@@ -315,6 +332,8 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
         text = f"{who} laid off the {card_label(action.card)} on meld {action.meld}"
         if action.reading is not None and action.reading != action.card:
             text += f" as {card_label(action.reading)}"
+        if action.ace_end is not None:
+            text += f" at the {action.ace_end} end"
         return text
     if isinstance(action, SwitchJoker):
         return f"{who} put the {card_label(action.card)} in place of a joker in meld {action.meld}"

@@ -87,6 +87,8 @@ class Event:
             text = f"{who} laid off the {card_label(self.get('card'))} on meld {self.get('meld')}"
             if self.get("card") != self.get("reading"):
                 text += f" as {card_label(self.get('reading'))}"
+            if self.get("ace_end"):
+                text += f" at the {self.get('ace_end')} end"
             return text
         if kind == "switch_joker":
             return (

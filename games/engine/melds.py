@@ -85,6 +85,9 @@ class LayOffSpot(NamedTuple):
     reading: str
     end: str
     """"lo", "hi" (runs) or "group"."""
+    ace_end: str | None = None
+    """"low" or "high" only where an ace (or a wild card read as one) fits both ends of a run
+    that holds every other rank; the player then says which end (Ruling 1)."""
 
 
 def place_meld(shape: MeldShape, meld_id: int, owner: int) -> TableMeld:
@@ -392,8 +395,8 @@ def _run_from_order(cards: tuple[str, ...]) -> MeldShape | None:
 def layoff_spots(meld: TableMeld, card: str, wild_jokers: bool, distinct: bool) -> list[LayOffSpot]:
     """Every way ``card`` can extend ``meld``.
 
-    An ace that fits both ends of a 2..K run goes high: the high end is worth at least as much
-    under every card-value table, so asking would only slow the player down.
+    An ace (or a joker read as one) that fits both ends of a 2..K run gets two spots, the high
+    end first, each marked with its ``ace_end``: the player says which end (Ruling 1).
     """
     spots: list[LayOffSpot] = []
     size = len(meld.cards)
@@ -406,9 +409,11 @@ def layoff_spots(meld: TableMeld, card: str, wild_jokers: bool, distinct: bool) 
             return spots
         if size >= MAX_RUN:
             return spots
+        if meld.lo == 2 and meld.hi == 13:
+            return _both_ace_ends(meld, "A" + meld.suit)
         if meld.hi < 14:
             spots.append(LayOffSpot(meld.id, code_at(meld.suit, meld.hi + 1), "hi"))
-        if meld.lo > 1 and not (meld.hi < 14 and meld.lo - 1 == 1 and meld.hi + 1 == 14):
+        if meld.lo > 1:
             spots.append(LayOffSpot(meld.id, code_at(meld.suit, meld.lo - 1), "lo"))
         return spots
     if meld.kind == "group":
@@ -422,6 +427,8 @@ def layoff_spots(meld: TableMeld, card: str, wild_jokers: bool, distinct: bool) 
         return spots
     rank = card[0]
     if rank == "A":
+        if meld.hi == 13 and meld.lo == 2:
+            return _both_ace_ends(meld, card)
         if meld.hi == 13:
             spots.append(LayOffSpot(meld.id, card, "hi"))
         elif meld.lo == 2:
@@ -433,6 +440,14 @@ def layoff_spots(meld: TableMeld, card: str, wild_jokers: bool, distinct: bool) 
     elif position == meld.lo - 1:
         spots.append(LayOffSpot(meld.id, card, "lo"))
     return spots
+
+
+def _both_ace_ends(meld: TableMeld, reading: str) -> list[LayOffSpot]:
+    """The two spots of an ace on a 2..K run: high end first (the bots' choice), then low."""
+    return [
+        LayOffSpot(meld.id, reading, "hi", "high"),
+        LayOffSpot(meld.id, reading, "lo", "low"),
+    ]
 
 
 def table_accepts(

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .actions import (
+    ACE_ENDS,
     Action,
     ClaimRummy,
     CloseClaims,
@@ -378,6 +379,8 @@ def _move_text(action: Action) -> str:
         text = f"{seat} layoff {action.card} {action.meld}"
         if action.reading is not None:
             text += f" = {action.reading}"
+        if action.ace_end is not None:
+            text += f" {action.ace_end}"
         return text
     if isinstance(action, SwitchJoker):
         return f"{seat} switch {action.card} {action.meld}"
@@ -458,11 +461,12 @@ def parse_move(text: str) -> Action:
                 split = args.index("=")
                 return Meld(seat, tuple(args[:split]), tuple(args[split + 1 :]))
             return Meld(seat, tuple(args))
-        if verb == "layoff" and len(args) in (2, 4):
+        if verb == "layoff" and len(args) in (2, 3, 4, 5):
+            ace_end = args.pop() if args[-1] in ACE_ENDS else None
             reading = args[3] if len(args) == 4 and args[2] == "=" else None
-            if len(args) == 4 and reading is None:
+            if len(args) not in (2, 4) or (len(args) == 4 and reading is None):
                 raise ValueError("expected '= card'")
-            return LayOff(seat, args[0], int(args[1]), reading)
+            return LayOff(seat, args[0], int(args[1]), reading, ace_end)
         if verb == "switch" and len(args) == 2:
             return SwitchJoker(seat, args[0], int(args[1]))
         if verb == "discard" and len(args) == 1:

@@ -253,9 +253,14 @@ def _exec_layoff(state: HandState, action: Any, plan: Any, events: list[Event]) 
     melds = state.melds
     new.melds = (*melds[:index], extend_meld(melds[index], card, spot, seat), *melds[index + 1 :])
     new._accepts = None
-    events.append(
-        Event("lay_off", seat, (("meld", spot.meld), ("card", card), ("reading", spot.reading)))
+    fields: tuple[tuple[str, Any], ...] = (
+        ("meld", spot.meld),
+        ("card", card),
+        ("reading", spot.reading),
     )
+    if spot.ace_end == "low":  # said only when the player chose it (the high end is the default)
+        fields = (*fields, ("ace_end", "low"))
+    events.append(Event("lay_off", seat, fields))
     return _after_play(state, new, seat, (card,), "lay_off", events)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .action_cache import cached, discard_action, layoff_action, meld_action
 from .actions import (
+    ACE_ENDS,
     TYPE_NAMES,
     Action,
     ClaimRummy,
@@ -33,6 +34,7 @@ from .cards import JOKER, card_label, is_card, is_reading, labels
 from .duties import duty_possible, take_depths
 from .errors import IllegalAction
 from .five_thousand import has_melded, natural_melds, natural_refusal
+from .going_out import play_lets_you_go_out
 from .melds import (
     LayOffSpot,
     TableMeld,
@@ -142,10 +144,11 @@ def play_problem(
         rest = without(hand, used)
         if gained is not None:
             rest.append(gained)
-        if rest == [locked]:
+        if rest == [locked] and not play_lets_you_go_out(state, seat, kind, detail, used):
             return (
                 f"That would leave you holding only the {card_label(locked)}, which you took "
-                "alone from the pile this turn and may not discard."
+                "alone from the pile this turn and may not discard, with no way to go out "
+                "this turn."
             )
     return None
 
@@ -403,6 +406,7 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
     elif card != JOKER and wild and any(spot.reading == card for spot in spots):
         spots = [spot for spot in spots if spot.reading == card]
     shown = f"meld {meld.id} ({labels(meld.reading)})"
+    spots = _at_ace_end(spots, action.ace_end, card, shown)
     if not spots:
         if reading is not None and wild:
             raise IllegalAction(
@@ -427,6 +431,30 @@ def _validate_layoff(state: HandState, action: LayOff) -> tuple[Action, Any]:
     if problem:
         raise IllegalAction(problem)
     return layoff_action(seat, card, spot), spot
+
+
+def _at_ace_end(
+    spots: list[LayOffSpot], ace_end: object, card: str, shown: str
+) -> list[LayOffSpot]:
+    """The spots left once ``ace_end`` is taken into account (Ruling 1).
+
+    Without it an ace that fits both ends of a 2..K run goes high, as moves stored before the
+    field existed were played; with it, only an ace at that end of a run fits.
+    """
+    if ace_end is None:
+        if len(spots) == 2 and spots[0].ace_end == "high" and spots[1].ace_end == "low":
+            return spots[:1]
+        return spots
+    if ace_end not in ACE_ENDS:
+        raise IllegalAction(f"'ace_end' must be 'low' or 'high', not {ace_end!r}.")
+    end = "lo" if ace_end == "low" else "hi"
+    kept = [spot for spot in spots if spot.end == end and spot.reading[0] == "A"]
+    if not kept:
+        raise IllegalAction(
+            f"The {card_label(card)} cannot go at the {ace_end} end of {shown}: only an ace "
+            "at an end of a run takes that choice."
+        )
+    return kept
 
 
 def _validate_switch(state: HandState, action: SwitchJoker) -> tuple[Action, Any]:

@@ -156,7 +156,9 @@ def _action_of(event: Event) -> Action | None:
     if kind == "lay_off":
         card = event.get("card")
         read = event.get("reading")
-        return LayOff(seat, card, event.get("meld"), read if read != card else None)
+        return LayOff(
+            seat, card, event.get("meld"), read if read != card else None, event.get("ace_end")
+        )
     if kind == "switch_joker":
         return SwitchJoker(seat, event.get("card"), event.get("meld"))
     if kind == "discard":

@@ -224,6 +224,17 @@
     box.querySelector("button").focus();
   }
 
+  function layOffChoice(action, bothEnds) {
+    const label = cardLabel(action.reading || action.card);
+    if (!bothEnds) {
+      return label;
+    }
+    const suit = SUIT_SIGNS[(action.reading || action.card)[1]] || "";
+    return action.ace_end === "low"
+      ? `${label} low, before the 2${suit}`
+      : `${label} high, after the K${suit}`;
+  }
+
   function discard() {
     const selected = selectedCards();
     if (selected.length !== 1) {
@@ -244,9 +255,13 @@
       (a) => a.type === "lay_off" && a.card === card && a.meld === meldId,
     );
     if (matches.length > 1) {
+      // An ace on a 2..K run fits both ends: the low end carries ace_end, the high end not.
+      const bothEnds = matches.some((a) => a.ace_end === "low");
       offerReadings(
-        `The ${cardLabel(card)} fits meld ${meldId} more than one way. Lay it off as:`,
-        matches.map((a) => ({ action: a, text: cardLabel(a.reading || a.card) })),
+        bothEnds
+          ? `The ${cardLabel(card)} fits both ends of meld ${meldId}. Lay it off:`
+          : `The ${cardLabel(card)} fits meld ${meldId} more than one way. Lay it off as:`,
+        matches.map((a) => ({ action: a, text: layOffChoice(a, bothEnds) })),
       );
       return;
     }

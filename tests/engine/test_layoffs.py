@@ -51,16 +51,6 @@ def test_an_ace_extends_a_run_low_or_high_but_not_around_the_corner():
     assert not state.accepts().get("KH")
 
 
-def test_an_ace_that_fits_both_ends_of_a_two_to_king_run_goes_high():
-    twelve = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
-    state = arrange("standard", 2, hands={1: "AC 2D 5S"}, melds=[(0, twelve)], filler=13)
-    state = play(state, DrawStock(1))
-    offered = [a for a in legal_actions(state, 1) if isinstance(a, LayOff)]
-    assert offered == [LayOff(1, "AC", 1)]
-    state = play(state, LayOff(1, "AC", 1))
-    assert state.melds[0].hi == 14 and hand_result(state).seats[1].melded == 15
-
-
 def test_a_lay_off_on_a_meld_that_does_not_exist_is_refused():
     state = play(arrange(hands={1: "8H 2C"}, melds=[(0, "5H 6H 7H")], stock="3S"), DrawStock(1))
     with pytest.raises(IllegalAction, match="no meld 2"):

@@ -49,6 +49,7 @@ from games.engine import (
     view,
 )
 from games.engine.duties import take_depths
+from games.engine.going_out import can_go_out_this_turn
 from games.engine.oklahoma import everyone_passed
 from games.engine.transitions import exec_take
 from tests.engine.helpers import all_cards, movers
@@ -119,6 +120,7 @@ def candidates(state: HandState, seat: int, rng: random.Random) -> list[object]:
         card = rng.choice(pool)
         tries.append(LayOff(seat, card, meld.id))
         tries.append(LayOff(seat, card, meld.id, rng.choice(["4H", "9*", card])))
+        tries.append(LayOff(seat, card, meld.id, None, rng.choice(["low", "high", "top"])))
         tries.append(SwitchJoker(seat, card, meld.id))
     return tries
 
@@ -219,6 +221,8 @@ def check_random_hand(table: tuple[Rules, int, int]) -> None:
         seat = rng.choice(seats)
         options = legal_actions(state, seat)
         assert options, (state, seat)
+        if state.phase is Phase.PLAY and state.locked and state.hands[seat] == (state.locked,):
+            assert can_go_out_this_turn(state, seat)  # Ruling 18: only a way out leaves it alone
         idle = [other for other in range(players) if other not in seats]
         if idle:
             assert legal_actions(state, rng.choice(idle)) == []

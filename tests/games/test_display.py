@@ -71,8 +71,41 @@ def test_players_show_sizes_scores_and_whose_move_but_only_public_cards():
     assert [r["hand_size"] for r in rows] == [8, 7, 7]
     assert [r["total"] for r in rows] == [10, 20, 30]
     assert rows[0]["to_act"] and rows[2]["is_dealer"] and rows[1]["is_me"]
-    assert [c["code"] for c in rows[0]["known"]] == ["9S"]
     assert rows[1]["known"] == []
+    # The 9♠ stays in everyone's record (history, ``known``) but does not lie face up in front
+    # of Alice: discards_displayed is off (Ruling 13).
+    assert view["public_cards"]["known"][0] == ["9S"]
+    assert rows[0]["known"] == [] and rows[0]["displayed"] == []
+
+
+def _displayed_table() -> engine.HandState:
+    rules = engine.make_rules("standard", discards_displayed=True, top_discard_free=True)
+    hands = {0: ["9C", "9D", "2S", "KD", "5H", "6H", "7H"]}
+    deck = engine.stack_deck(rules, 3, 2, hands=hands, upcard="8S")
+    return engine.new_hand(rules, 3, 2, deck=deck)
+
+
+SEATS = [
+    {"index": i, "name": n, "bot": "", "connected": True, "empty": False}
+    for i, n in enumerate(NAMES)
+]
+
+
+def test_with_discards_displayed_a_kept_card_lies_face_up_in_front_of_its_taker_for_all():
+    state = play(_displayed_table(), engine.TakeDiscard(0, 0), engine.Discard(0, "2S"))
+    for viewer in (0, 1, 2, None):
+        rows = display.players(engine.view(state, viewer), SEATS, viewer, None)
+        assert [c["code"] for c in rows[0]["displayed"]] == ["8S"], viewer
+        assert rows[1]["displayed"] == [] and rows[2]["displayed"] == []
+
+
+def test_displayed_cards_leave_the_table_at_the_takers_next_turn():
+    state = play(_displayed_table(), engine.TakeDiscard(0, 0), engine.Discard(0, "2S"))
+    state = play(state, engine.DrawStock(1), engine.Discard(1, state.hands[1][0]))
+    state = play(state, engine.DrawStock(2), engine.Discard(2, state.hands[2][0]))
+    rows = display.players(engine.view(state, 1), SEATS, 1, None)
+    assert rows[0]["displayed"] == []
+    assert engine.view(state, 1)["public_cards"]["known"][0] == ["8S"]
 
 
 def test_melds_mark_every_card_with_who_scores_it():
@@ -237,3 +270,31 @@ def test_the_score_table_shows_the_bonus_row_with_its_points_and_total():
         "games/partials/score_table.html", {"score_sheet": rows, "columns": [{"name": "Ann"}]}
     )
     assert "Game bonus" in html and 'aria-label="game bonus 200, total 1240"' in html
+
+
+def test_an_ace_that_fits_both_ends_of_a_run_is_offered_as_two_named_choices():
+    """Ruling 1: the player says which end; each end is its own button with its move."""
+    legal = [
+        {"type": "lay_off", "card": "AC", "meld": 3},
+        {"type": "lay_off", "card": "AC", "meld": 3, "ace_end": "low"},
+        {"type": "discard", "card": "AC"},
+    ]
+    choices = display.controls(legal, {"phase": "play"})["ace_ends"]
+    assert [c["text"] for c in choices] == [
+        "Lay off the A♣ on meld 3 high, after the K♣",
+        "Lay off the A♣ on meld 3 low, before the 2♣",
+    ]
+    assert [json.loads(c["json"]) for c in choices] == legal[:2]
+
+
+def test_a_joker_standing_for_the_ace_is_named_by_the_card_it_stands_for():
+    legal = [
+        {"type": "lay_off", "card": "JK", "meld": 1, "reading": "AH"},
+        {"type": "lay_off", "card": "JK", "meld": 1, "reading": "AH", "ace_end": "low"},
+    ]
+    texts = [c["text"] for c in display.ace_end_choices(legal)]
+    assert texts == [
+        "Lay off the Joker as the A♥ on meld 1 high, after the K♥",
+        "Lay off the Joker as the A♥ on meld 1 low, before the 2♥",
+    ]
+    assert display.ace_end_choices([{"type": "lay_off", "card": "8H", "meld": 1}]) == []

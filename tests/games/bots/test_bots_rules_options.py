@@ -8,6 +8,9 @@ import pytest
 
 from games import bots, engine
 from games.bots import choose_action
+from games.bots.legal import sort_legal
+from games.engine import DrawStock, LayOff
+from tests.engine.helpers import arrange, play
 
 OTHER = ["QH", "QD", "JH", "JS", "TS", "TH", "9D"]
 
@@ -128,3 +131,19 @@ def test_under_boathouse_it_keeps_a_card_to_discard(scripted, level):
     assert state.phase is engine.Phase.HAND_OVER
     assert state.end.reason == "went_out"
     assert state.history[-2].kind == "discard"
+
+
+def test_every_bot_lays_a_both_ends_ace_at_the_high_end():
+    """Ruling 1: the bots keep the high end of a 2..K run, which never scores less."""
+    twelve = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
+    state = arrange("standard", 2, hands={1: "AC KD"}, melds=[(0, twelve)], filler=13)
+    state = play(state, DrawStock(1))
+    legal = engine.legal_actions(state, 1)
+    low = LayOff(1, "AC", 1, None, "low")
+    assert low in legal
+    assert low not in sort_legal(legal).actions
+    assert LayOff(1, "AC", 1) in sort_legal(legal).layoffs
+    for level in bots.LEVELS:
+        for seed in range(8):
+            action = choose_action(level, engine.view(state, 1), legal, random.Random(seed))
+            assert action != low, level
