@@ -117,3 +117,27 @@ def player_results(user: Any, limit: int = 20) -> list[Entry]:
         .select_related("tournament")
         .order_by("-tournament__finished_at")[:limit]
     )
+
+
+# A bot account entered in a tournament is played like a person's seat on autoplay, and
+# games.bot_turns plays a seat without a bot level of its own at this level.
+ENTRANT_BOT_LEVEL = "easy"
+
+
+def player_kind(user: Any) -> str:
+    """ "bot, easy" for a bot entrant (the level it plays at), "person" for everyone else."""
+    return f"bot, {ENTRANT_BOT_LEVEL}" if user.is_bot else "person"
+
+
+def house_rules(t: Tournament) -> list[tuple[str, str]]:
+    """The house rules that differ from the preset's defaults, as (description, value)."""
+    from games import engine
+
+    found = []
+    for name, value in sorted((t.options or {}).items()):
+        info = engine.OPTIONS.get(name)
+        if info is None or value == info.default_for(t.preset):
+            continue
+        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        found.append((info.description, shown))
+    return found
