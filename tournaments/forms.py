@@ -69,6 +69,18 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
         if instance is None or instance.pk is None:
             initial.setdefault("preset", default_preset())
         super().__init__(*args, **kwargs)
+        self.init_house_rules()
+        self.preset_changed = False
+        if self.is_bound and self.data.get("options_for") not in (
+            None,
+            "",
+            self.data.get("preset"),
+        ):
+            # The preset changed but the house rules on the page are another preset's (no
+            # script updated them): show the new preset's defaults, and say so in ``clean``.
+            self.data = self.reset_options_data()
+            self.preset_changed = True
+            self.init_house_rules()
         if self.instance.status not in Tournament.UPCOMING:
             # Settings freeze at the start (the admin shows them read-only): a declared field
             # would still be in the form, and required, so it goes.
@@ -77,10 +89,18 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
             return
         if not self.is_bound and self.instance.pk is not None:
             self.set_house_rules(self.instance.options)
-        self.fields["preset"].initial = self.initial.get("preset", self.instance.preset)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if self.preset_changed and "preset" in self.fields:
+            preset = engine.PRESETS.get(data.get("preset", ""))
+            title = preset.title if preset else "the chosen preset"
+            self.add_error(
+                None,
+                f"The house rules were another preset's; they now show the defaults of {title}. "
+                "Check them and save again.",
+            )
+            return data
         if "preset" in self.fields and self.clean_house_rules(data) is None:
             return data
         probe = copy(self.instance)  # fields frozen after the start are not in ``data``
