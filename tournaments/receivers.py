@@ -34,20 +34,17 @@ def connect() -> None:
 
 
 def table_banner(sender: Any, *, table: Any, user: Any, **kwargs: Any) -> str | None:
-    """The tournament line on a tournament table's page; entrants' pages follow their seat."""
+    """The tournament line on a tournament table's page, kept current by tournament.js.
+
+    Everyone sees the tournament, its format and (MTT) the level, PCR and when the next PCR
+    comes; an entrant also sees their chips or score, and their result once they are out or
+    the event is over. An entrant's page follows their seat when they are moved.
+    """
     link = TournamentTable.objects.filter(table_id=table.pk).select_related("tournament").first()
     if link is None:
         return None
     from django.template.loader import render_to_string
 
-    from tournaments.models import Entry
+    from tournaments import selectors
 
-    t = link.tournament
-    entered = (
-        user.is_authenticated
-        and Entry.objects.filter(tournament=t, user=user, status=Entry.Status.PLAYING).exists()
-    )
-    return render_to_string(
-        "tournaments/partials/table_banner.html",
-        {"t": t, "tournament_table": link, "follow": entered},
-    )
+    return render_to_string("tournaments/partials/table_banner.html", selectors.banner(link, user))
