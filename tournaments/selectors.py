@@ -187,7 +187,7 @@ class Progress:
                 return f"PCR {self.next_pcr} from the next hand"
             return f"PCR {self.next_pcr} in {self.left} hands"
         if self.left <= 1:
-            return f"PCR {self.next_pcr} in under a minute"
+            return f"PCR {self.next_pcr} in about a minute"
         return f"PCR {self.next_pcr} in about {self.left} minutes"
 
 
