@@ -270,6 +270,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             manage = self.has_manage_permission(request)
             extra["state_actions"] = organizer.available(t) if manage else []
             extra["may_add_bots"] = manage and organizer.may_add_bots(t)
+            extra["attention"] = organizer.attention(t)
         return super().change_view(request, object_id, form_url, extra)
 
     def _managed(self, request: HttpRequest, object_id: int) -> Tournament:

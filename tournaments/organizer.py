@@ -91,6 +91,14 @@ ACTIONS: tuple[StateAction, ...] = (
 BY_SLUG = {a.slug: a for a in ACTIONS}
 
 
+def attention(t: Tournament) -> str | None:
+    """Why this tournament needs its organizer (shown at the top of its page and in the
+    list), or None. The sweeper's error isolation stores failures on the tournament; once
+    its fields exist this is one line: ``return t.last_error if t.needs_attention else None``.
+    """
+    return None
+
+
 def available(t: Tournament) -> list[StateAction]:
     return [a for a in ACTIONS if a.applies(t)]
 

@@ -314,3 +314,13 @@ def test_staff_outside_the_organizer_group_get_no_buttons_and_cannot_act(db):
     assert staff.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "2"}).status_code == 403
     t.refresh_from_db()
     assert t.status == Tournament.Status.DRAFT and not t.entries.exists()
+
+
+def test_a_tournament_that_needs_attention_says_why_at_the_top_of_its_page(client, monkeypatch):
+    from tournaments import organizer
+
+    t = make_tournament()
+    assert 'id="needs-attention"' not in client.get(change_url(t)).content.decode()
+    monkeypatch.setattr(organizer, "attention", lambda t: "Table 3 could not start its round.")
+    page = client.get(change_url(t)).content.decode()
+    assert "Needs attention: Table 3 could not start its round." in page
