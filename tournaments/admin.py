@@ -547,7 +547,16 @@ class EntryAddForm(forms.ModelForm):  # type: ignore[type-arg]
 class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Add and remove entrants (before the start) and disqualify players (during it)."""
 
-    list_display = ("user", "tournament", "status", "place", "chips", "score", "table")
+    list_display = (
+        "user",
+        "player_kind",
+        "tournament",
+        "status",
+        "place",
+        "chips",
+        "score",
+        "table",
+    )
     list_filter = ("status", "tournament")
     search_fields = ("user__username", "user__display_name", "tournament__name")
     list_select_related = ("user", "tournament", "table")
@@ -559,6 +568,10 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    @admin.display(description="Bot?", ordering="user__is_bot")
+    def player_kind(self, entry: Entry) -> str:
+        return selectors.player_kind(entry.user)
 
     def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
         kwargs["form"] = EntryAddForm

@@ -63,6 +63,9 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
         model = Tournament
         fields = FIELDS
 
+    class Media:
+        js = ("js/house_rules_admin.js",)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         instance = kwargs.get("instance")
         initial = kwargs.setdefault("initial", {})

@@ -81,7 +81,11 @@ def test_an_organizer_runs_an_mtt_from_the_admin_to_the_csv(
     page.wait_for_url("**/admin/tournaments/tournament/add/")
     page.fill("#id_name", "Browser cup")
     page.select_option("#id_format", "mtt")
+    page.select_option("#id_preset", "jokers")
+    assert page.is_checked("#id_opt_top_discard_free")  # jokers' default, set by the script
     page.select_option("#id_preset", "standard")
+    assert not page.is_checked("#id_opt_top_discard_free")
+    assert page.locator(".field-opt_jokers").is_hidden()  # an Oklahoma rule: not for standard
     page.check("#id_opt_top_discard_free")
     page.fill("#id_seats_per_table", "2")
     page.fill("#id_starting_chips", "100")
