@@ -13,14 +13,20 @@ from tournaments.models import TournamentTable
 
 
 def on_hand_finished(sender: Any, *, table_id: int, game_over: bool, **kwargs: Any) -> None:
-    """A game over is settled at once; otherwise the next deal waits for the hand pause."""
+    """A game over is settled at once; otherwise the next deal waits for the hand pause.
+
+    The tournament's pages are told at once too: a quick game's or STT's running scores (and
+    the table banners) change when the hand ends, not when the next one is dealt.
+    """
     tournament_id = (
         TournamentTable.objects.filter(table_id=table_id).values_list("tournament_id", flat=True)
     ).first()
     if tournament_id is None:
         return
     from games import clock
-    from tournaments import tasks
+    from tournaments import broadcast, tasks
+
+    broadcast.tournament_changed(tournament_id)
 
     if game_over:
         tasks.advance.delay(tournament_id)

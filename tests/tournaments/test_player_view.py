@@ -192,3 +192,17 @@ def test_a_quick_game_table_says_its_hands_and_no_host_hint(alice):
 
     context = presenters.table_context(game_selectors.load_snapshot(table_id), 0, alice)
     assert context["replay_hint"] == ""  # the host's "same seats" hint is for hosted tables
+
+
+def test_a_finished_hand_tells_the_tournaments_pages_at_once(monkeypatch):
+    from tournaments import broadcast, receivers, tasks
+
+    t = make_tournament(format=Tournament.Format.QUICK, hands=3, seats_per_table=3)
+    enter(t, bot_players(3))
+    services.start(tournament_id=t.pk, rng=random.Random(1))
+    told: list[int] = []
+    monkeypatch.setattr(broadcast, "tournament_changed", told.append)
+    monkeypatch.setattr(tasks.advance, "apply_async", lambda *a, **k: None)
+    table_id = TournamentTable.objects.get(tournament=t).table_id
+    receivers.on_hand_finished(None, table_id=table_id, game_over=False)
+    assert told == [t.pk]
