@@ -152,7 +152,7 @@ def house_rules(t: Tournament) -> list[tuple[str, str]]:
         if info is None or value == info.default_for(t.preset):
             continue
         shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-        found.append((info.description, shown))
+        found.append((info.description.rstrip("."), shown))
     return found
 
 

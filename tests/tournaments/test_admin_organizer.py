@@ -165,7 +165,7 @@ def test_a_started_tournament_shows_its_house_rules_read_only(client):
     client.post(action_url(t, "start"))
     page = client.get(change_url(t)).content.decode()
     assert f'name="{option_field_name("rummy_call")}"' not in page
-    assert escape(engine.OPTIONS["rummy_call"].description) in page
+    assert escape(engine.OPTIONS["rummy_call"].description.rstrip(".")) + ": yes" in page
 
 
 # --- buttons on the tournament's page ---------------------------------------------------------
