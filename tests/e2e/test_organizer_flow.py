@@ -161,3 +161,42 @@ def test_an_organizer_runs_an_mtt_from_the_admin_to_the_csv(
     rows = list(csv.DictReader(io.StringIO(target.read_text())))
     assert len(rows) == 4 and {r["tournament"] for r in rows} == {"Browser cup"}
     assert sorted(r["bot"] for r in rows) == ["", "bot, easy", "bot, easy", "bot, easy"]
+
+
+def test_a_players_table_banner_follows_the_level_and_their_chips_without_a_reload(
+    page,
+    live_server_url,
+    server_channel_layer,  # noqa: F811
+):
+    """The table page's banner is refetched when the tournament socket says it changed."""
+    from django.contrib.auth import get_user_model
+
+    from tests.tournaments.conftest import bot_players, enter, make_tournament
+    from tournaments import broadcast
+
+    base = live_server_url
+    sign_up(page, base, "alice", "Alice")
+
+    def start() -> tuple[int, int]:
+        alice = get_user_model().objects.get(username="alice")
+        t = make_tournament(name="Level cup", seats_per_table=2)
+        services.register(tournament_id=t.pk, user=alice)
+        enter(t, bot_players(1))
+        services.start(tournament_id=t.pk, rng=random.Random(1))
+        return t.pk, Entry.objects.get(tournament=t, user=alice).table.table_id
+
+    tournament_id, table_id = on_server_side(start)
+    page.goto(f"{base}/tables/{table_id}/")
+    banner = page.locator("#managed-by")
+    assert "Level 1 · PCR 5 · next: PCR 20 in 2 hands" in banner.inner_text()
+    assert "Your chips: 1000" in banner.inner_text()
+    page.wait_for_selector("#tourney-live[data-connected='1']", state="attached")
+
+    def level_three() -> None:
+        Tournament.objects.filter(pk=tournament_id).update(level=3, pcr=100, round=5)
+        Entry.objects.filter(tournament_id=tournament_id, user__username="alice").update(chips=1500)
+        broadcast.tournament_changed(tournament_id)
+
+    on_server_side(level_three)
+    page.wait_for_selector("#managed-by:has-text('Level 3 · PCR 100 · next: last level')")
+    assert "Your chips: 1500" in banner.inner_text()
