@@ -33,6 +33,18 @@ from tournaments.models import Entry, Tournament, TournamentTable
 PHONE = {"width": 390, "height": 844}
 
 
+def watch_refusals(page, refused: list[str]) -> None:
+    """Collect what the Content Security Policy refuses on this page (nothing, we expect)."""
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(message.text)
+            if "Content Security Policy" in message.text or "Refused to" in message.text
+            else None
+        ),
+    )
+
+
 def make_organizer() -> None:
     olga = make_player("olga", "Olga", is_staff=True)
     olga.groups.add(Group.objects.get(name="Tournament organizers"))
@@ -72,6 +84,8 @@ def test_an_organizer_runs_an_mtt_from_the_admin_to_the_csv(
 ):
     base = live_server_url
     on_server_side(make_organizer)
+    refused: list[str] = []
+    watch_refusals(page, refused)
 
     # Olga logs in to the admin and creates the tournament with a house rule and two levels.
     page.goto(f"{base}/admin/login/?next=/admin/tournaments/tournament/add/")
@@ -112,6 +126,7 @@ def test_an_organizer_runs_an_mtt_from_the_admin_to_the_csv(
     phone = browser.new_context(viewport=PHONE)
     phone.set_default_timeout(15_000)
     alice = phone.new_page()
+    watch_refusals(alice, refused)
     sign_up(alice, base, "alice", "Alice")
     alice.goto(f"{base}/tournaments/{tournament_id}/")
     alice.get_by_role("button", name="Register").click()
@@ -161,6 +176,7 @@ def test_an_organizer_runs_an_mtt_from_the_admin_to_the_csv(
     rows = list(csv.DictReader(io.StringIO(target.read_text())))
     assert len(rows) == 4 and {r["tournament"] for r in rows} == {"Browser cup"}
     assert sorted(r["bot"] for r in rows) == ["", "bot, easy", "bot, easy", "bot, easy"]
+    assert refused == []
 
 
 def test_a_players_table_banner_follows_the_level_and_their_chips_without_a_reload(
@@ -186,6 +202,8 @@ def test_a_players_table_banner_follows_the_level_and_their_chips_without_a_relo
         return t.pk, Entry.objects.get(tournament=t, user=alice).table.table_id
 
     tournament_id, table_id = on_server_side(start)
+    refused: list[str] = []
+    watch_refusals(page, refused)
     page.goto(f"{base}/tables/{table_id}/")
     banner = page.locator("#managed-by")
     assert "Level 1 · PCR 5 · next: PCR 20 in 2 hands" in banner.inner_text()
@@ -200,3 +218,4 @@ def test_a_players_table_banner_follows_the_level_and_their_chips_without_a_relo
     on_server_side(level_three)
     page.wait_for_selector("#managed-by:has-text('Level 3 · PCR 100 · next: last level')")
     assert "Your chips: 1500" in banner.inner_text()
+    assert refused == []

@@ -206,3 +206,14 @@ def test_a_finished_hand_tells_the_tournaments_pages_at_once(monkeypatch):
     table_id = TournamentTable.objects.get(tournament=t).table_id
     receivers.on_hand_finished(None, table_id=table_id, game_over=False)
     assert told == [t.pk]
+
+
+def test_the_lobby_shows_the_next_pcr_and_the_players_result():
+    t = running_mtt()
+    client, entry = entrant_client(t)
+    lobby = reverse("tournaments:lobby", args=[t.pk])
+    page = client.get(lobby).content.decode()
+    assert "PCR 20 in 2 hands" in page and f'<dd id="my-chips">{entry.chips}</dd>' in page
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.OUT, place=2, chips=0)
+    page = client.get(lobby).content.decode()
+    assert "You are out: 2nd of 4." in page and "Eliminated" not in page
