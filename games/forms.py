@@ -54,7 +54,8 @@ class HouseRulesMixin:
     The create-a-table form and the tournament admin form both use it, so a house rule has
     one label, one help text and one check (the engine's) wherever it is chosen. The fields
     are declared on ``HouseRulesForm`` (below) so that a ModelForm (which the admin builds
-    from declared fields) can inherit them; ``__init__`` sets their initial values to the
+    from declared fields) can inherit them; ``init_house_rules`` (called by the host form's
+    ``__init__``) sets their initial values to the
     defaults of the preset shown. ``house_rules_exclude`` names options the host form sets
     another way (a tournament's own target field).
     """

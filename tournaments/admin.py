@@ -1,10 +1,13 @@
 """Organizers run tournaments here: settings, the level schedule, entrants, state changes, CSV.
 
 Members of the "Tournament organizers" group (staff, not superusers) hold the model
-permissions plus ``manage_tournament``, which every state-changing action needs. Actions call
+permissions plus ``manage_tournament``, which every state-changing action needs. A tournament's
+change page has buttons for the actions that apply in its state (``tournaments.organizer``),
+each through a confirmation page; the list page keeps bulk actions. Both call
 ``tournaments.services`` (which refuse what makes no sense in the current state, with a
-message) and are written to the admin history with ``log_change``. Settings freeze once a
-tournament has started: from then on only the services change it.
+message) and write the admin history with ``log_change``. The form is
+``tournaments.forms.TournamentForm`` (house rules as the table form's fields). Settings freeze
+once a tournament has started: from then on only the services change it.
 """
 
 from __future__ import annotations
