@@ -146,6 +146,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "name",
         "format",
         "status",
+        "attention",
         "preset",
         "entrants",
         "level",
@@ -401,6 +402,10 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         if not change:
             obj.created_by = request.user  # type: ignore[assignment]
         super().save_model(request, obj, form, change)
+
+    @admin.display(description="Needs attention")
+    def attention(self, t: Tournament) -> str:
+        return organizer.attention(t) or ""
 
     @admin.display(description="Entrants")
     def entrants(self, t: Tournament) -> int:

@@ -324,3 +324,11 @@ def test_a_tournament_that_needs_attention_says_why_at_the_top_of_its_page(clien
     monkeypatch.setattr(organizer, "attention", lambda t: "Table 3 could not start its round.")
     page = client.get(change_url(t)).content.decode()
     assert "Needs attention: Table 3 could not start its round." in page
+
+
+def test_the_list_flags_tournaments_that_need_attention(client, monkeypatch):
+    from tournaments import organizer
+
+    make_tournament(name="Stuck cup")
+    monkeypatch.setattr(organizer, "attention", lambda t: "Round 4 failed 3 times.")
+    assert "Round 4 failed 3 times." in client.get(CHANGELIST).content.decode()
