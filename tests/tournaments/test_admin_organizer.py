@@ -332,3 +332,11 @@ def test_the_list_flags_tournaments_that_need_attention(client, monkeypatch):
     make_tournament(name="Stuck cup")
     monkeypatch.setattr(organizer, "attention", lambda t: "Round 4 failed 3 times.")
     assert "Round 4 failed 3 times." in client.get(CHANGELIST).content.decode()
+
+
+def test_editing_an_upcoming_tournament_shows_its_saved_house_rules(client):
+    t = make_tournament(preset="standard", options={"boathouse": True})
+    page = client.get(change_url(t)).content.decode()
+    box = re.search(rf'<input[^>]*name="{option_field_name("boathouse")}"[^>]*>', page).group(0)
+    other = re.search(rf'<input[^>]*name="{option_field_name("floating")}"[^>]*>', page).group(0)
+    assert "checked" in box and "checked" not in other
