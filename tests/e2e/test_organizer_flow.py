@@ -181,6 +181,9 @@ def test_an_organizer_runs_an_mtt_from_the_admin_to_the_csv(
     )
     assert places[0] == 1 and None not in places
     assert alice.locator("#my-outcome").inner_text().startswith("You ")
+    # finished, with the rounds and times players went out: still within the phone's width
+    assert alice.locator("#standings").bounding_box()["width"] <= PHONE["width"]
+    assert alice.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.close()
 
     # Olga downloads the results: named after the tournament and its date.
