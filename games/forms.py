@@ -26,6 +26,7 @@ TURN_CHOICES = [
     ("300", "5 minutes"),
     (UNTIMED, "Untimed (private tables only)"),
 ]
+DEFAULT_PRESET = "standard"
 MIN_SEATS = min(p.min_players for p in engine.PRESETS.values())
 MAX_SEATS = max(p.max_players for p in engine.PRESETS.values())
 
@@ -47,104 +48,86 @@ def option_field_name(name: str) -> str:
     return OPTION_PREFIX + name
 
 
-class TableCreateForm(forms.Form):
-    name = forms.CharField(
-        max_length=60,
-        required=False,
-        label="Table name",
-        help_text="Left empty, the table is named after you.",
-    )
-    preset = forms.ChoiceField(label="Rules", choices=preset_choices, initial="standard")
-    # Which preset the house rules below were shown for: if the preset changed without the
-    # page updating them (no JavaScript), the form shows that preset's defaults first.
-    options_for = forms.CharField(widget=forms.HiddenInput, required=False)
-    num_seats = forms.IntegerField(
-        label="Seats", min_value=MIN_SEATS, max_value=MAX_SEATS, initial=4
-    )
-    turn_seconds = forms.ChoiceField(label="Time per turn", choices=TURN_CHOICES, initial="60")
-    is_private = forms.BooleanField(
-        label="Private table (only people with the invite link can join or watch)", required=False
-    )
-    spectators_allowed = forms.BooleanField(label="Allow spectators", required=False, initial=True)
-    chat_enabled = forms.BooleanField(label="Table chat", required=False, initial=True)
-    auto_start = forms.BooleanField(
-        label="Start by itself when every seat is taken", required=False
-    )
-    rated = forms.BooleanField(
-        label="Rated: results count on the leaderboards", required=False, initial=True
-    )
-    fill_with_bots = forms.BooleanField(label="Fill empty seats with bots", required=False)
-    bot_level = forms.ChoiceField(
-        label="Bot level",
-        choices=[(level, level.title()) for level in services.BOT_LEVELS],
-        initial="easy",
-    )
+class HouseRulesMixin:
+    """The house rules of a preset as labelled fields, shared by every form that sets them.
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    The create-a-table form and the tournament admin form both use it, so a house rule has
+    one label, one help text and one check (the engine's) wherever it is chosen. The fields
+    are declared on ``HouseRulesForm`` (below) so that a ModelForm (which the admin builds
+    from declared fields) can inherit them; ``init_house_rules`` (called by the host form's
+    ``__init__``) sets their initial values to the
+    defaults of the preset shown. ``house_rules_exclude`` names options the host form sets
+    another way (a tournament's own target field).
+    """
+
+    preset_field = "preset"
+    save_again = "save again"
+    house_rules_exclude: frozenset[str] = frozenset()
+    fields: dict[str, forms.Field]
+    data: Any
+    initial: dict[str, Any]
+    is_bound: bool
+
+    def init_house_rules(self) -> None:
         preset = self._shown_preset()
         self.fields["options_for"].initial = preset
-        for name, info in engine.OPTIONS.items():
-            self.fields[option_field_name(name)] = _option_field(info, preset)
+        for name in list(engine.OPTIONS):
+            key = option_field_name(name)
+            if name in self.house_rules_exclude:
+                self.fields.pop(key, None)
+                continue
+            self.fields[key] = _option_field(engine.OPTIONS[name], preset)
+
+    def house_rule_names(self) -> list[str]:
+        return [name for name in engine.OPTIONS if name not in self.house_rules_exclude]
 
     def _shown_preset(self) -> str:
         if self.is_bound:
-            shown = self.data.get("options_for") or self.data.get("preset")
+            shown = self.data.get("options_for") or self.data.get(self.preset_field)
         else:
-            shown = self.initial.get("preset")
-        return shown if shown in engine.PRESETS else "standard"
+            shown = self.initial.get(self.preset_field)
+        return shown if shown in engine.PRESETS else DEFAULT_PRESET
 
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[option_field_name(name)] for name in engine.OPTIONS]
+        return [self[option_field_name(name)] for name in self.house_rule_names()]  # type: ignore[index]
 
-    def main_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("name", "preset", "num_seats", "turn_seconds")]
-
-    def setting_fields(self) -> list[forms.BoundField]:
-        names = ("is_private", "spectators_allowed", "chat_enabled", "auto_start", "rated")
-        return [self[name] for name in names]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        preset = data.get("preset")
+    def clean_house_rules(self, data: dict[str, Any]) -> engine.Rules | None:
+        """The chosen options (into ``data["options"]``) and the rules they make; None, with
+        the reason added to the form, when the engine refuses them or they were shown for
+        another preset."""
+        preset = data.get(self.preset_field)
         if not preset:
-            return data
-        if self.data.get("options_for") and self.data.get("options_for") != preset:
-            self.add_error(
+            return None
+        shown_for = self.data.get("options_for")
+        if shown_for and shown_for != preset:
+            self.add_error(  # type: ignore[attr-defined]
                 None,
                 "The house rules below were for other rules; they now show the defaults of "
-                f"{engine.PRESETS[preset].title}. Check them and create the table again.",
+                f"{engine.PRESETS[preset].title}. Check them and {self.save_again}.",
             )
-            return data
+            return None
         options = {
             name: data[option_field_name(name)]
-            for name in engine.OPTIONS
+            for name in self.house_rule_names()
             if data.get(option_field_name(name)) is not None
         }
         try:
             rules = engine.make_rules(preset, **options)
         except engine.RulesError as exc:
-            self.add_error(None, exc.reason)
-            return data
-        seats = data.get("num_seats")
-        if seats is not None:
-            try:
-                rules.validate_players(seats)
-            except engine.RulesError as exc:
-                self.add_error("num_seats", exc.reason)
-        if data.get("turn_seconds") == UNTIMED and not data.get("is_private"):
-            self.add_error("turn_seconds", "Only private tables may be untimed.")
+            self.add_error(None, exc.reason)  # type: ignore[attr-defined]
+            return None
         data["options"] = options
-        return data
+        return rules
 
     def reset_options_data(self) -> dict[str, Any]:
         """The submitted data with the house rules set to the chosen preset's defaults."""
         data = self.data.copy()
-        preset = data.get("preset")
+        preset = data.get(self.preset_field)
         if preset not in engine.PRESETS:
             return data
         data["options_for"] = preset
-        for name, info in engine.OPTIONS.items():
+        for name in self.house_rule_names():
+            info = engine.OPTIONS[name]
             key = option_field_name(name)
             default = info.default_for(preset)
             if info.type == "bool":
@@ -156,27 +139,23 @@ class TableCreateForm(forms.Form):
                 data[key] = str(default)
         return data
 
-    def service_kwargs(self) -> dict[str, Any]:
-        """What services.table_create needs, from cleaned data."""
-        data = self.cleaned_data
-        turn = data["turn_seconds"]
-        return {
-            "name": data["name"],
-            "preset": data["preset"],
-            "options": data["options"],
-            "num_seats": data["num_seats"],
-            "turn_seconds": None if turn == UNTIMED else int(turn),
-            "is_private": data["is_private"],
-            "spectators_allowed": data["spectators_allowed"],
-            "chat_enabled": data["chat_enabled"],
-            "auto_start": data["auto_start"],
-            "rated": data["rated"],
-            "fill_with_bots": data["fill_with_bots"],
-            "bot_level": data["bot_level"],
-        }
+    def set_house_rules(self, options: dict[str, Any]) -> None:
+        """Show saved options (a tournament being edited) instead of the preset's defaults."""
+        for name, value in (options or {}).items():
+            field = self.fields.get(option_field_name(name))
+            if field is not None:
+                field.initial = value
 
-    def add_service_error(self, code: str, message: str) -> None:
-        self.add_error(ERROR_FIELDS.get(code), message)
+
+def _declared_house_rules() -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        # Which preset the house rules were shown for: if the preset changed without the page
+        # updating them (no JavaScript), the form shows that preset's defaults first.
+        "options_for": forms.CharField(widget=forms.HiddenInput, required=False),
+    }
+    for name, info in engine.OPTIONS.items():
+        fields[option_field_name(name)] = _option_field(info, DEFAULT_PRESET)
+    return fields
 
 
 def _option_field(info: engine.OptionInfo, preset: str) -> forms.Field:
@@ -237,3 +216,91 @@ def _attr_value(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
+
+
+# The declared fields come from the engine's options, so the class is built, not written.
+HouseRulesForm = type(
+    "HouseRulesForm",
+    (HouseRulesMixin, forms.Form),
+    {"__module__": __name__, "__doc__": HouseRulesMixin.__doc__, **_declared_house_rules()},
+)
+
+
+class TableCreateForm(HouseRulesForm):  # type: ignore[misc,valid-type]
+    save_again = "create the table again"
+    name = forms.CharField(
+        max_length=60,
+        required=False,
+        label="Table name",
+        help_text="Left empty, the table is named after you.",
+    )
+    preset = forms.ChoiceField(label="Rules", choices=preset_choices, initial=DEFAULT_PRESET)
+    num_seats = forms.IntegerField(
+        label="Seats", min_value=MIN_SEATS, max_value=MAX_SEATS, initial=4
+    )
+    turn_seconds = forms.ChoiceField(label="Time per turn", choices=TURN_CHOICES, initial="60")
+    is_private = forms.BooleanField(
+        label="Private table (only people with the invite link can join or watch)", required=False
+    )
+    spectators_allowed = forms.BooleanField(label="Allow spectators", required=False, initial=True)
+    chat_enabled = forms.BooleanField(label="Table chat", required=False, initial=True)
+    auto_start = forms.BooleanField(
+        label="Start by itself when every seat is taken", required=False
+    )
+    rated = forms.BooleanField(
+        label="Rated: results count on the leaderboards", required=False, initial=True
+    )
+    fill_with_bots = forms.BooleanField(label="Fill empty seats with bots", required=False)
+    bot_level = forms.ChoiceField(
+        label="Bot level",
+        choices=[(level, level.title()) for level in services.BOT_LEVELS],
+        initial="easy",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.init_house_rules()
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("name", "preset", "num_seats", "turn_seconds")]
+
+    def setting_fields(self) -> list[forms.BoundField]:
+        names = ("is_private", "spectators_allowed", "chat_enabled", "auto_start", "rated")
+        return [self[name] for name in names]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        rules = self.clean_house_rules(data)
+        if rules is None:
+            return data
+        seats = data.get("num_seats")
+        if seats is not None:
+            try:
+                rules.validate_players(seats)
+            except engine.RulesError as exc:
+                self.add_error("num_seats", exc.reason)
+        if data.get("turn_seconds") == UNTIMED and not data.get("is_private"):
+            self.add_error("turn_seconds", "Only private tables may be untimed.")
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """What services.table_create needs, from cleaned data."""
+        data = self.cleaned_data
+        turn = data["turn_seconds"]
+        return {
+            "name": data["name"],
+            "preset": data["preset"],
+            "options": data["options"],
+            "num_seats": data["num_seats"],
+            "turn_seconds": None if turn == UNTIMED else int(turn),
+            "is_private": data["is_private"],
+            "spectators_allowed": data["spectators_allowed"],
+            "chat_enabled": data["chat_enabled"],
+            "auto_start": data["auto_start"],
+            "rated": data["rated"],
+            "fill_with_bots": data["fill_with_bots"],
+            "bot_level": data["bot_level"],
+        }
+
+    def add_service_error(self, code: str, message: str) -> None:
+        self.add_error(ERROR_FIELDS.get(code), message)

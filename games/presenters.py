@@ -192,6 +192,21 @@ def checked_seat(snap: TableSnapshot, seat: int | None, user: Any) -> int | None
     return seat
 
 
+def game_length(table: Any) -> str:
+    """What ends a game here, in the header's words: "to 500", "one hand", "2 hands".
+
+    A managed table that stops after a number of hands (a quick game, a one-hand tournament
+    round) says so instead of the preset's target, which it never plays to.
+    """
+    hands = getattr(table, "hands_per_game", None)
+    if hands == 1:
+        return "one hand"
+    if hands:
+        return f"{hands} hands"
+    target = display.target_text(table.preset, table.rules)
+    return target if target == "one hand" else f"to {target}"
+
+
 def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str, Any]:
     """The template context of the table's live parts, shared by the page and the socket.
 
@@ -229,6 +244,11 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         "preset_title": display.preset_title(table.preset),
         "preset_notes": display.preset_notes(table.preset),
         "target_text": display.target_text(table.preset, table.rules),
+        "game_length": game_length(table),
+        # A managed table's next game is its manager's to start (a tournament's next round).
+        "replay_hint": ""
+        if table.managed
+        else "The host can start another game with the same seats.",
         "my_turn": bool(legal),
         "legal_json": json.dumps(legal),
         "hand_over": over,

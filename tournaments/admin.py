@@ -1,28 +1,37 @@
 """Organizers run tournaments here: settings, the level schedule, entrants, state changes, CSV.
 
 Members of the "Tournament organizers" group (staff, not superusers) hold the model
-permissions plus ``manage_tournament``, which every state-changing action needs. Actions call
+permissions plus ``manage_tournament``, which every state-changing action needs. A tournament's
+change page has buttons for the actions that apply in its state (``tournaments.organizer``),
+each through a confirmation page; the list page keeps bulk actions. Both call
 ``tournaments.services`` (which refuse what makes no sense in the current state, with a
-message) and are written to the admin history with ``log_change``. Settings freeze once a
-tournament has started: from then on only the services change it.
+message) and write the admin history with ``log_change``. The form is
+``tournaments.forms.TournamentForm`` (house rules as the table form's fields). Settings freeze
+once a tournament has started: from then on only the services change it.
 """
 
 from __future__ import annotations
 
 import csv
 from collections.abc import Callable
-from copy import copy
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
-from django.http import HttpRequest, HttpResponse
-from django.urls import reverse
-from django.utils.html import format_html
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.text import slugify
 
-from tournaments import schedule, services
+from tournaments import organizer, schedule, selectors, services
+from tournaments.forms import HOUSE_RULE_FIELDS, AddBotsForm, TournamentForm
+from tournaments.forms import MODEL_FIELDS as _FIELDS
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
 
 MANAGE = "tournaments.manage_tournament"
@@ -59,58 +68,45 @@ class LevelInline(admin.TabularInline):  # type: ignore[type-arg]
     fields = ("number", "pcr", "duration")
 
 
-class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
-    class Meta:
-        model = Tournament
-        fields = (
-            "name",
-            "format",
-            "preset",
-            "options",
-            "seats_per_table",
-            "starting_chips",
-            "level_unit",
-            "target",
-            "hands",
-            "registration_opens_at",
-            "registration_closes_at",
-            "scheduled_start",
-            "min_entrants",
-            "max_entrants",
-            "turn_seconds",
-            "bots_allowed",
-            "spectators_allowed",
-            "notice",
-        )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        probe = copy(self.instance)  # fields frozen after the start are not in ``data``
-        for name, value in data.items():
-            if name in _FIELDS:
-                setattr(probe, name, value)
-        try:
-            services.check_settings(probe)
-        except services.TournamentError as exc:
-            raise forms.ValidationError(exc.message) from None
-        return data
-
-
-_FIELDS = {f.name for f in Tournament._meta.get_fields() if f.concrete and not f.is_relation}
-
-
 class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
-    """Standings, read-only: entrants are added and removed through the Entry admin."""
+    """Standings, read-only: entrants are added and removed through the Entry admin (or the
+    "Add bots" button); the last column disqualifies, through a confirmation page."""
 
     model = Entry
     extra = 0
     can_delete = False
-    fields = readonly_fields = ("place", "user", "status", "chips", "score", "table", "out_round")
+    fields = readonly_fields = (
+        "place",
+        "user",
+        "player_kind",
+        "status",
+        "chips",
+        "score",
+        "table",
+        "out_round",
+        "disqualify_link",
+    )
     ordering = ("place", "-chips", "registered_at")
     verbose_name_plural = "Standings"
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
+        return super().get_queryset(request).select_related("user", "table", "tournament")
+
+    @admin.display(description="Bot?")
+    def player_kind(self, entry: Entry) -> str:
+        return selectors.player_kind(entry.user)
+
+    @admin.display(description="")
+    def disqualify_link(self, entry: Entry) -> str:
+        if not organizer.may_disqualify(entry.tournament, entry):
+            return ""
+        url = reverse(
+            "admin:tournaments_tournament_disqualify", args=[entry.tournament_id, entry.pk]
+        )
+        return format_html('<a href="{}">Disqualify…</a>', url)
 
 
 class TableInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -150,6 +146,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "name",
         "format",
         "status",
+        "attention",
         "preset",
         "entrants",
         "level",
@@ -171,7 +168,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "paused_at",
         "created_by",
     )
-    exclude = ("paused_seconds",)
+    change_form_template = "admin/tournaments/tournament/change_form.html"
     actions = (
         _state_action(services.registration_open, "Open registration", "Registration opened"),
         _state_action(services.registration_close, "Close registration", "Registration closed"),
@@ -187,10 +184,204 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return request.user.has_perm(MANAGE)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        fields = [*super().get_readonly_fields(request, obj), "status"]
+        fields = [*super().get_readonly_fields(request, obj), "status", "house_rules"]
         if obj is not None and obj.status not in Tournament.UPCOMING:
             fields += [f for f in _FIELDS if f not in fields and f not in ("id", "notice")]
         return fields
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Grouped as an organizer thinks of them; house rules as fields until the start."""
+        started = obj is not None and obj.status not in Tournament.UPCOMING
+        rules = ("house_rules",) if started else ("options_for", *HOUSE_RULE_FIELDS)
+        state = (
+            "status",
+            "public_page",
+            "round",
+            "level",
+            "pcr",
+            "started_at",
+            "finished_at",
+            "paused_at",
+            "created_by",
+        )
+        sets: list[tuple[str | None, dict[str, Any]]] = [
+            (None, {"fields": ("name", "format", "preset", "notice")}),
+            (
+                "House rules",
+                {
+                    "fields": rules,
+                    "description": "The same house rules as a table's; they start at the "
+                    "chosen preset's defaults.",
+                },
+            ),
+            (
+                "Format",
+                {"fields": ("seats_per_table", "starting_chips", "level_unit", "target", "hands")},
+            ),
+            (
+                "Registration",
+                {
+                    "fields": (
+                        "registration_opens_at",
+                        "registration_closes_at",
+                        "scheduled_start",
+                        "min_entrants",
+                        "max_entrants",
+                    )
+                },
+            ),
+            ("Tables", {"fields": ("turn_seconds", "bots_allowed", "spectators_allowed")}),
+        ]
+        if obj is not None:
+            sets.append(("Running state", {"fields": state}))
+        return sets
+
+    @admin.display(description="House rules")
+    def house_rules(self, t: Tournament) -> str:
+        summary = selectors.house_rules(t)
+        if not summary:
+            return "The preset's own rules."
+        return format_html_join(", ", "{}: {}", summary)
+
+    # --- the change page's buttons: confirm, run the service, write the history ------------
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        name = "tournaments_tournament_"
+        return [
+            path(
+                "<int:object_id>/act/<slug:slug>/",
+                wrap(self.state_action_view),
+                name=name + "act",
+            ),
+            path(
+                "<int:object_id>/disqualify/<int:entry_id>/",
+                wrap(self.disqualify_view),
+                name=name + "disqualify",
+            ),
+            path("<int:object_id>/add-bots/", wrap(self.add_bots_view), name=name + "add_bots"),
+            path("<int:object_id>/results.csv", wrap(self.results_csv_view), name=name + "results"),
+            path("<int:object_id>/ledger.csv", wrap(self.ledger_csv_view), name=name + "ledger"),
+            *super().get_urls(),
+        ]
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> Any:
+        t = self.get_object(request, object_id)
+        extra = dict(extra_context or {})
+        if t is not None:
+            manage = self.has_manage_permission(request)
+            extra["state_actions"] = organizer.available(t) if manage else []
+            extra["may_add_bots"] = manage and organizer.may_add_bots(t)
+            extra["attention"] = organizer.attention(t)
+        return super().change_view(request, object_id, form_url, extra)
+
+    def _managed(self, request: HttpRequest, object_id: int) -> Tournament:
+        if not self.has_manage_permission(request):
+            raise PermissionDenied
+        return get_object_or_404(Tournament, pk=object_id)
+
+    def _back(self, t: Tournament) -> HttpResponseRedirect:
+        return redirect("admin:tournaments_tournament_change", t.pk)
+
+    def _confirm(
+        self, request: HttpRequest, t: Tournament, question: str, button: str, **more: Any
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": t,
+            "title": button,
+            "question": question,
+            "button": button,
+            **more,
+        }
+        return TemplateResponse(request, "admin/tournaments/tournament/confirm.html", context)
+
+    def state_action_view(self, request: HttpRequest, object_id: int, slug: str) -> HttpResponse:
+        t = self._managed(request, object_id)
+        action = organizer.BY_SLUG.get(slug)
+        if action is None:
+            raise Http404("No such action.")
+        if request.method != "POST":
+            if not action.applies(t):
+                self.message_user(
+                    request, f"{action.label}: {organizer.no_longer_applies(t)}", messages.ERROR
+                )
+                return self._back(t)
+            return self._confirm(request, t, action.question, action.label, danger=action.danger)
+        try:
+            action.run(t.pk)
+        except services.TournamentError as exc:
+            self.message_user(request, f"{action.label}: {exc.message}", messages.ERROR)
+        else:
+            self.log_change(request, t, action.done)
+            self.message_user(request, f"{t}: {action.done.lower()}.", messages.SUCCESS)
+        return self._back(t)
+
+    def disqualify_view(self, request: HttpRequest, object_id: int, entry_id: int) -> HttpResponse:
+        t = self._managed(request, object_id)
+        entry = get_object_or_404(Entry.objects.select_related("user"), pk=entry_id, tournament=t)
+        label = f"Disqualify {entry.user}"
+        if request.method != "POST":
+            if not organizer.may_disqualify(t, entry):
+                self.message_user(
+                    request,
+                    f"{label}: that no longer applies ({entry.get_status_display().lower()}, "
+                    f"tournament {t.get_status_display().lower()}).",
+                    messages.ERROR,
+                )
+                return self._back(t)
+            question = f"Disqualify {entry.user} for good? They get no place" + (
+                " and their chips go to the others at their table." if t.is_mtt else "."
+            )
+            return self._confirm(request, t, question, label, danger=True)
+        try:
+            services.disqualify(tournament_id=t.pk, user=entry.user)
+        except services.TournamentError as exc:
+            self.message_user(request, f"{label}: {exc.message}", messages.ERROR)
+        else:
+            self.log_change(request, t, f"Disqualified {entry.user}")
+            self.message_user(request, f"{entry.user} disqualified.", messages.SUCCESS)
+        return self._back(t)
+
+    def add_bots_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        t = self._managed(request, object_id)
+        form = AddBotsForm(request.POST or None)
+        if request.method != "POST" or not form.is_valid():
+            if not organizer.may_add_bots(t):
+                self.message_user(
+                    request, f"Add bots: {organizer.no_longer_applies(t)}", messages.ERROR
+                )
+                return self._back(t)
+            question = (
+                "Enter bot players (they play at the easy level). "
+                "They count as entrants like anyone else."
+            )
+            return self._confirm(request, t, question, "Add bots", form=form)
+        count = form.cleaned_data["count"]
+        try:
+            organizer.add_bots(t, count)
+        except services.TournamentError as exc:
+            self.message_user(request, f"Add bots: {exc.message}", messages.ERROR)
+        else:
+            done = f"Added {count} bot{'s' if count != 1 else ''}"
+            self.log_change(request, t, done)
+            self.message_user(request, f"{t}: {done.lower()}.", messages.SUCCESS)
+        return self._back(t)
+
+    def results_csv_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        t = get_object_or_404(Tournament, pk=object_id)
+        return self.export_results(request, Tournament.objects.filter(pk=t.pk))
+
+    def ledger_csv_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        t = get_object_or_404(Tournament, pk=object_id)
+        return self.export_ledger(request, Tournament.objects.filter(pk=t.pk))
 
     def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
@@ -211,6 +402,10 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         if not change:
             obj.created_by = request.user  # type: ignore[assignment]
         super().save_model(request, obj, form, change)
+
+    @admin.display(description="Needs attention")
+    def attention(self, t: Tournament) -> str:
+        return organizer.attention(t) or ""
 
     @admin.display(description="Entrants")
     def entrants(self, t: Tournament) -> int:
@@ -248,11 +443,11 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     @admin.action(description="Export results as CSV", permissions=["view"])
     def export_results(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse:
         response = HttpResponse(content_type="text/csv")
-        response["Content-Disposition"] = 'attachment; filename="tournament-results.csv"'
+        response["Content-Disposition"] = _attachment("results", queryset)
         writer = csv.writer(response)
         writer.writerow(RESULT_COLUMNS)
         for t in queryset:
-            for e in Entry.objects.filter(tournament=t).select_related("user"):
+            for e in selectors.standings(t):
                 writer.writerow(result_row(t, e))
             self.log_change(request, t, "Exported results as CSV")
         return response
@@ -260,7 +455,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     @admin.action(description="Export the chip ledger as CSV", permissions=["view"])
     def export_ledger(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse:
         response = HttpResponse(content_type="text/csv")
-        response["Content-Disposition"] = 'attachment; filename="tournament-ledger.csv"'
+        response["Content-Disposition"] = _attachment("ledger", queryset)
         writer = csv.writer(response)
         writer.writerow(LEDGER_COLUMNS)
         for t in queryset:
@@ -273,9 +468,20 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return response
 
 
-RESULT_COLUMNS = ["tournament", "place", "player", "status", "chips", "score", "out_round"]
+RESULT_COLUMNS = [
+    "tournament",
+    "date",
+    "place",
+    "player",
+    "bot",
+    "status",
+    "chips",
+    "score",
+    "out_round",
+]
 LEDGER_COLUMNS = [
     "tournament",
+    "date",
     "entry",
     "round",
     "level",
@@ -290,13 +496,41 @@ LEDGER_COLUMNS = [
 ]
 
 
+def event_date(t: Tournament) -> str:
+    """The day it was played (or is planned for): started, else scheduled, else created."""
+    when = t.started_at or t.scheduled_start or t.created_at
+    return timezone.localdate(when).isoformat() if when else ""
+
+
+def _attachment(kind: str, queryset: QuerySet[Tournament]) -> str:
+    """One tournament's file is named after it and its date; several, by what they hold."""
+    only = list(queryset[:2])
+    if len(only) == 1:
+        t = only[0]
+        name = f"{slugify(t.name) or 'tournament'}-{event_date(t)}-{kind}.csv"
+    else:
+        name = f"tournament-{kind}.csv"
+    return f'attachment; filename="{name}"'
+
+
 def result_row(t: Tournament, e: Entry) -> list[Any]:
-    return [t.pk, e.place or "", e.user.display_name, e.status, e.chips, e.score, e.out_round or ""]
+    return [
+        t.name,
+        event_date(t),
+        e.place or "",
+        e.user.display_name,
+        selectors.player_kind(e.user) if e.user.is_bot else "",
+        e.status,
+        e.chips,
+        e.score,
+        e.out_round or "",
+    ]
 
 
 def ledger_row(t: Tournament, row: ChipLedger) -> list[Any]:
     return [
-        t.pk,
+        t.name,
+        event_date(t),
         row.pk,
         row.round,
         row.level,
@@ -321,7 +555,16 @@ class EntryAddForm(forms.ModelForm):  # type: ignore[type-arg]
 class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Add and remove entrants (before the start) and disqualify players (during it)."""
 
-    list_display = ("user", "tournament", "status", "place", "chips", "score", "table")
+    list_display = (
+        "user",
+        "player_kind",
+        "tournament",
+        "status",
+        "place",
+        "chips",
+        "score",
+        "table",
+    )
     list_filter = ("status", "tournament")
     search_fields = ("user__username", "user__display_name", "tournament__name")
     list_select_related = ("user", "tournament", "table")
@@ -333,6 +576,10 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    @admin.display(description="Bot?", ordering="user__is_bot")
+    def player_kind(self, entry: Entry) -> str:
+        return selectors.player_kind(entry.user)
 
     def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
         kwargs["form"] = EntryAddForm

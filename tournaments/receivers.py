@@ -13,14 +13,20 @@ from tournaments.models import TournamentTable
 
 
 def on_hand_finished(sender: Any, *, table_id: int, game_over: bool, **kwargs: Any) -> None:
-    """A game over is settled at once; otherwise the next deal waits for the hand pause."""
+    """A game over is settled at once; otherwise the next deal waits for the hand pause.
+
+    The tournament's pages are told at once too: a quick game's or STT's running scores (and
+    the table banners) change when the hand ends, not when the next one is dealt.
+    """
     tournament_id = (
         TournamentTable.objects.filter(table_id=table_id).values_list("tournament_id", flat=True)
     ).first()
     if tournament_id is None:
         return
     from games import clock
-    from tournaments import tasks
+    from tournaments import broadcast, tasks
+
+    broadcast.tournament_changed(tournament_id)
 
     if game_over:
         tasks.advance.delay(tournament_id)
@@ -34,20 +40,17 @@ def connect() -> None:
 
 
 def table_banner(sender: Any, *, table: Any, user: Any, **kwargs: Any) -> str | None:
-    """The tournament line on a tournament table's page; entrants' pages follow their seat."""
+    """The tournament line on a tournament table's page, kept current by tournament.js.
+
+    Everyone sees the tournament, its format and (MTT) the level, PCR and when the next PCR
+    comes; an entrant also sees their chips or score, and their result once they are out or
+    the event is over. An entrant's page follows their seat when they are moved.
+    """
     link = TournamentTable.objects.filter(table_id=table.pk).select_related("tournament").first()
     if link is None:
         return None
     from django.template.loader import render_to_string
 
-    from tournaments.models import Entry
+    from tournaments import selectors
 
-    t = link.tournament
-    entered = (
-        user.is_authenticated
-        and Entry.objects.filter(tournament=t, user=user, status=Entry.Status.PLAYING).exists()
-    )
-    return render_to_string(
-        "tournaments/partials/table_banner.html",
-        {"t": t, "tournament_table": link, "follow": entered},
-    )
+    return render_to_string("tournaments/partials/table_banner.html", selectors.banner(link, user))

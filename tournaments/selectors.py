@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import groupby
@@ -38,20 +39,32 @@ def standings(t: Tournament) -> list[Entry]:
         default=Value(1),
         output_field=IntegerField(),
     )
-    return list(
+    entries = list(
         Entry.objects.filter(tournament=t)
         .select_related("user", "table")
         .annotate(group=order)
         .order_by("group", "place", "-chips", "-score", "registered_at")
     )
+    live = live_scores(t)
+    if live:
+        for e in entries:
+            e.score = live.get(e.user_id, e.score)
+        entries.sort(key=lambda e: (e.group, e.place or 0, -e.score))  # type: ignore[attr-defined]
+    for e in entries:
+        e.shown_status = status_text(t, e)  # type: ignore[attr-defined]
+    return entries
 
 
 def tables(t: Tournament) -> list[TournamentTable]:
-    return list(
+    """Open tables; ``seated`` counts everyone at a live table, the bots filling seats too."""
+    found = list(
         TournamentTable.objects.filter(tournament=t, status=TournamentTable.Status.OPEN)
         .select_related("table")
         .annotate(players=Count("entries", filter=Q(entries__status=Entry.Status.PLAYING)))
     )
+    for tt in found:
+        tt.seated = tt.table.num_seats if tt.table is not None else tt.players  # type: ignore[attr-defined]
+    return found
 
 
 @dataclass
@@ -117,3 +130,192 @@ def player_results(user: Any, limit: int = 20) -> list[Entry]:
         .select_related("tournament")
         .order_by("-tournament__finished_at")[:limit]
     )
+
+
+# A bot account entered in a tournament is played like a person's seat on autoplay, and
+# games.bot_turns plays a seat without a bot level of its own at this level.
+ENTRANT_BOT_LEVEL = "easy"
+
+
+def player_kind(user: Any) -> str:
+    """ "bot, easy" for a bot entrant (the level it plays at), "person" for everyone else."""
+    return f"bot, {ENTRANT_BOT_LEVEL}" if user.is_bot else "person"
+
+
+def house_rules(t: Tournament) -> list[tuple[str, str]]:
+    """The house rules that differ from the preset's defaults, as (description, value)."""
+    from games import engine
+
+    found = []
+    for name, value in sorted((t.options or {}).items()):
+        info = engine.OPTIONS.get(name)
+        if info is None or value == info.default_for(t.preset):
+            continue
+        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        found.append((info.description.rstrip("."), shown))
+    return found
+
+
+# --- what players and visitors see during an event -------------------------------------------
+
+
+@dataclass
+class LevelRow:
+    number: int
+    pcr: int
+    duration: int
+    starts: int  # the hand (round) or minute it starts at
+    current: bool
+
+
+@dataclass
+class Progress:
+    """Where the schedule stands: the level and PCR in force, and when the next PCR comes."""
+
+    level: int
+    pcr: int
+    next_pcr: int | None
+    left: int | None  # hands (counting the one in play) or whole minutes until the next PCR
+    unit: str  # "hands" or "minutes"
+
+    @property
+    def next_text(self) -> str:
+        if self.next_pcr is None or self.left is None:
+            return "last level"
+        if self.unit == Tournament.LevelUnit.HANDS:
+            if self.left <= 1:
+                return f"PCR {self.next_pcr} from the next hand"
+            return f"PCR {self.next_pcr} in {self.left} hands"
+        if self.left <= 1:
+            return f"PCR {self.next_pcr} in about a minute"
+        return f"PCR {self.next_pcr} in about {self.left} minutes"
+
+
+def _steps(t: Tournament) -> list[tuple[int, int, int]]:
+    return list(t.levels.order_by("number").values_list("number", "pcr", "duration"))
+
+
+def level_schedule(t: Tournament) -> list[LevelRow]:
+    """The whole schedule for the public page, the level in force marked."""
+    rows, start = [], 1 if t.level_unit == Tournament.LevelUnit.HANDS else 0
+    for number, pcr, duration in _steps(t):
+        current = t.status in Tournament.IN_PLAY and number == t.level
+        rows.append(LevelRow(number, pcr, duration, start, current))
+        start += duration
+    return rows
+
+
+def minutes_played(t: Tournament, now: datetime | None = None) -> float:
+    """Minutes of play so far: pauses do not count (a pause in progress neither)."""
+    if t.started_at is None:
+        return 0.0
+    until = t.paused_at or now or timezone.now()
+    return max(0.0, ((until - t.started_at).total_seconds() - t.paused_seconds) / 60)
+
+
+def progress(t: Tournament, now: datetime | None = None) -> Progress | None:
+    """MTT in play: the level in force and the next PCR (None before the first round)."""
+    if not t.is_mtt or t.status not in Tournament.IN_PLAY or not t.level:
+        return None
+    steps = _steps(t)
+    end = 0
+    for i, (number, _pcr, duration) in enumerate(steps):
+        end += duration
+        if number != t.level:
+            continue
+        following = steps[i + 1][1] if i + 1 < len(steps) else None
+        if following is None:
+            return Progress(t.level, t.pcr, None, None, t.level_unit)
+        if t.level_unit == Tournament.LevelUnit.HANDS:
+            left = max(1, end - t.round + 1)
+        else:
+            left = max(1, math.ceil(end - minutes_played(t, now)))
+        return Progress(t.level, t.pcr, following, left, t.level_unit)
+    return Progress(t.level, t.pcr, None, None, t.level_unit)
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def field_size(t: Tournament) -> int:
+    """How many finish in this event: its entrants, or a single table's seats with bots."""
+    entrants = Entry.objects.filter(tournament=t).count()
+    if t.is_mtt:
+        return entrants
+    seats = (
+        TournamentTable.objects.filter(tournament=t, table__isnull=False)
+        .values_list("table__num_seats", flat=True)
+        .first()
+    )
+    return max(entrants, seats or 0)
+
+
+def status_text(t: Tournament, entry: Entry) -> str:
+    """An entrant's status in the words of the format: nobody is "eliminated" from a quick
+    game or a single table tourney, they finish it."""
+    if entry.status == Entry.Status.OUT:
+        return "Out" if t.is_mtt else "Finished"
+    return entry.get_status_display()
+
+
+def my_outcome(t: Tournament, entry: Entry | None) -> str | None:
+    """The line a player reads once their event is over for them; None while they play."""
+    if entry is None:
+        return None
+    if entry.status == Entry.Status.DISQUALIFIED:
+        return "You were disqualified."
+    if entry.place is None:
+        return None
+    if entry.place == 1 and entry.status == Entry.Status.WINNER:
+        shared = Entry.objects.filter(tournament=t, place=1).exclude(pk=entry.pk).count()
+        if shared:
+            return f"You won (tied with {shared} other{'s' if shared > 1 else ''})."
+        return "You won!"
+    where = f"{ordinal(entry.place)} of {field_size(t)}"
+    if t.is_mtt and entry.status == Entry.Status.OUT:
+        return f"You are out: {where}."
+    return f"You finished {where}."
+
+
+def live_scores(t: Tournament) -> dict[int, int]:
+    """Quick game or STT in play: each entrant's running total from the game at the table, so
+    standings move hand by hand (the entries' score column is written at the end)."""
+    if t.is_mtt or t.status not in Tournament.IN_PLAY or t.round != 1:
+        return {}
+    from games.models import Game
+
+    table_id = (
+        TournamentTable.objects.filter(tournament=t).values_list("table_id", flat=True).first()
+    )
+    game = Game.objects.filter(table_id=table_id).order_by("-number").first()
+    if game is None or not game.totals:
+        return {}
+    seat_of = {p.get("user"): i for i, p in enumerate(game.players or []) if p.get("user")}
+    totals = list(game.totals)
+    return {
+        user_id: totals[seat]
+        for user_id, seat in seat_of.items()
+        if seat < len(totals) and totals[seat] is not None
+    }
+
+
+def banner(link: TournamentTable, user: Any) -> dict[str, Any]:
+    """The context of a tournament table's banner (its page, and its refetched fragment)."""
+    t = link.tournament
+    mine = my_entry(t, user)
+    if mine is not None and mine.table_id != link.pk and mine.is_in:
+        mine = None  # watching another table of the event: this one's banner is not theirs
+    score = None
+    if mine is not None and not t.is_mtt:
+        score = live_scores(t).get(mine.user_id, mine.score)
+    return {
+        "t": t,
+        "tournament_table": link,
+        "progress": progress(t),
+        "mine": mine,
+        "my_score": score,
+        "outcome": my_outcome(t, mine),
+        "follow": mine is not None and mine.status == Entry.Status.PLAYING,
+    }

@@ -14,6 +14,11 @@ urlpatterns = [
     path("<int:tournament_id>/live/", views.tournament_live, name="live"),
     path("<int:tournament_id>/ledger/", views.tournament_ledger, name="ledger"),
     path("<int:tournament_id>/lobby/", views.lobby, name="lobby"),
+    path(
+        "<int:tournament_id>/tables/<int:table_id>/banner/",
+        views.table_banner,
+        name="table-banner",
+    ),
     path("<int:tournament_id>/register/", views.register, name="register"),
     path("<int:tournament_id>/unregister/", views.unregister, name="unregister"),
 ]

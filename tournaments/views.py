@@ -14,8 +14,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from games import display
 from tournaments import selectors, services
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentTable
 
 
 def _public(tournament_id: int) -> Tournament:
@@ -31,7 +32,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = _public(tournament_id)
-    return render(request, "tournaments/detail.html", _live_context(request, t))
+    context = {**_live_context(request, t), "preset_title": display.preset_title(t.preset)}
+    return render(request, "tournaments/detail.html", context)
 
 
 def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -41,11 +43,20 @@ def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _live_context(request: HttpRequest, t: Tournament) -> dict[str, object]:
+    standings = selectors.standings(t)
+    mine = selectors.my_entry(t, request.user)
+    shown = next((e for e in standings if mine is not None and e.pk == mine.pk), None)
+    if shown is not None and mine is not None:
+        mine.shown_status = shown.shown_status  # type: ignore[attr-defined]
     return {
         "t": t,
-        "standings": selectors.standings(t),
+        "standings": standings,
         "tables": selectors.tables(t),
-        "mine": selectors.my_entry(t, request.user),
+        "mine": mine,
+        "my_score": shown.score if shown is not None else 0,
+        "outcome": selectors.my_outcome(t, mine),
+        "progress": selectors.progress(t),
+        "schedule": selectors.level_schedule(t) if t.is_mtt else [],
     }
 
 
@@ -85,7 +96,15 @@ def lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if entry is None:
         messages.info(request, "You are not entered in this tournament.")
         return redirect(t)
-    return render(request, "tournaments/lobby.html", {"t": t, "mine": entry})
+    context = {
+        "t": t,
+        "mine": entry,
+        "shown_status": selectors.status_text(t, entry),
+        "outcome": selectors.my_outcome(t, entry),
+        "progress": selectors.progress(t),
+        "my_score": selectors.live_scores(t).get(entry.user_id, entry.score),
+    }
+    return render(request, "tournaments/lobby.html", context)
 
 
 @login_required
@@ -109,3 +128,16 @@ def _act(request: HttpRequest, fn: object, tournament_id: int, done: str) -> Non
         messages.error(request, exc.message)
     else:
         messages.success(request, done)
+
+
+def table_banner(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    """The lines of a tournament table's banner, refetched when the tournament changes."""
+    t = _public(tournament_id)
+    link = get_object_or_404(
+        TournamentTable.objects.select_related("tournament"), pk=table_id, tournament=t
+    )
+    return render(
+        request,
+        "tournaments/partials/table_banner_lines.html",
+        selectors.banner(link, request.user),
+    )

@@ -1,18 +1,45 @@
 // Tournament pages: refetch the live fragment when the tournament's socket says it changed;
-// on a player's lobby, go to the table when the socket says they were seated or moved.
+// on a player's lobby or table, go to the table when the socket says they were seated or
+// moved; on a tournament table's page, refetch the banner (level, PCR, chips, result).
 (function () {
   "use strict";
   const live = document.getElementById("tourney-live");
   if (!live || !window.WebSocket) return;
   const id = live.dataset.tournament;
+  const banner = live.dataset.banner ? document.getElementById(live.dataset.banner) : null;
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   let delay = 1000;
+  let fetching = null;
+  let again = false; // a change came in while fetching: fetch once more after
+
+  function refreshBanner() {
+    const url = banner && banner.dataset.bannerUrl;
+    if (!url) return;
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then((response) => (response.ok ? response.text() : null))
+      .then((html) => {
+        if (html !== null) banner.innerHTML = html;
+      })
+      .catch(() => {})
+      .finally(() => {
+        fetching = null;
+        if (again) {
+          again = false;
+          refreshBanner();
+        }
+      });
+  }
 
   function connect() {
     const socket = new WebSocket(`${scheme}://${window.location.host}/ws/tournaments/${id}/`);
     socket.addEventListener("open", () => {
       delay = 1000;
       live.dataset.connected = "1"; // for people's tools and the browser tests: moves reach us now
+      refreshBanner(); // what changed while the socket was down
     });
     socket.addEventListener("message", (event) => {
       const data = JSON.parse(event.data);
@@ -20,7 +47,11 @@
         window.location.assign(data.url);
         return;
       }
-      if (window.htmx) window.htmx.trigger(live, "tournament-changed");
+      if (banner) {
+        refreshBanner();
+      } else if (window.htmx) {
+        window.htmx.trigger(live, "tournament-changed");
+      }
     });
     socket.addEventListener("close", () => {
       delete live.dataset.connected;

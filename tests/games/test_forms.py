@@ -141,3 +141,23 @@ def test_a_table_is_rated_unless_the_host_unticks_it(alice):
     assert ticked.service_kwargs()["rated"] is True
     table = services.table_create(host=alice, **unticked.service_kwargs())
     assert table.rated is False
+
+
+def test_the_house_rules_are_one_component_shared_with_the_tournament_form():
+    from games.forms import HouseRulesForm
+    from tournaments.forms import TournamentForm
+
+    assert issubclass(TableCreateForm, HouseRulesForm)
+    assert issubclass(TournamentForm, HouseRulesForm)
+    assert [f.name for f in TableCreateForm().option_fields()] == [
+        option_field_name(name) for name in engine.OPTIONS
+    ]
+
+
+def test_house_rules_left_from_another_preset_ask_the_host_to_create_the_table_again():
+    form = TableCreateForm({**form_data("standard"), "preset": "jokers"})
+    assert not form.is_valid()
+    assert form.non_field_errors() == [
+        "The house rules below were for other rules; they now show the defaults of "
+        f"{engine.PRESETS['jokers'].title}. Check them and create the table again."
+    ]

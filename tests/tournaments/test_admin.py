@@ -167,11 +167,11 @@ def test_results_and_ledger_export_as_csv(organizer_client):
     act(organizer_client, "start", t)
     results = act(organizer_client, "export_results", t)
     rows = list(csv.reader(io.StringIO(results.content.decode())))
-    assert rows[0][:3] == ["tournament", "place", "player"] and len(rows) == 5
+    assert rows[0][:4] == ["tournament", "date", "place", "player"] and len(rows) == 5
     ledger = act(organizer_client, "export_ledger", t)
     rows = list(csv.reader(io.StringIO(ledger.content.decode())))
     assert rows[0][-4:] == ["from", "to", "amount", "at"]
-    assert len(rows) == 5 and all(r[8] == "bank" and r[10] == "1000" for r in rows[1:])
+    assert len(rows) == 5 and all(r[9] == "bank" and r[11] == "1000" for r in rows[1:])
 
 
 def test_staff_outside_the_organizer_group_cannot_manage_tournaments(db):

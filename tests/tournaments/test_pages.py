@@ -88,7 +88,9 @@ def test_a_spectators_view_of_a_tournament_table_links_the_public_page_only(alic
     t, table_id = _alices_table(alice)
     page = Client().get(reverse("table_detail", args=[table_id])).content.decode()
     assert "Winter cup" in page and reverse("tournaments:detail", args=[t.pk]) in page
-    assert "tourney-live" not in page and "tournament.js" not in page
+    assert reverse("tournaments:lobby", args=[t.pk]) not in page
+    # the banner is kept current for spectators too, but nothing follows a seat
+    assert "data-banner-url" in page and "data-follow-seat" not in page
 
 
 def test_an_ordinary_table_page_has_no_tournament_line(alice_client, alice):

@@ -1,0 +1,342 @@
+"""The organizer's screen: presets from a list, house rules as fields, buttons on the page.
+
+Every organizer here is staff in the "Tournament organizers" group and not a superuser.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Group
+from django.test import Client
+from django.utils import timezone
+from django.utils.html import escape
+
+from games import engine
+from games.forms import TableCreateForm, option_field_name
+from tests.conftest import make_player
+from tests.tournaments.conftest import bot_players, enter, make_tournament
+from tournaments.forms import TournamentForm, default_preset
+from tournaments.models import Entry, Tournament
+
+CHANGELIST = "/admin/tournaments/tournament/"
+
+
+def change_url(t: Tournament) -> str:
+    return f"{CHANGELIST}{t.pk}/change/"
+
+
+def action_url(t: Tournament, slug: str) -> str:
+    return f"{CHANGELIST}{t.pk}/act/{slug}/"
+
+
+@pytest.fixture
+def organizer(db):
+    user = make_player("olga", "Olga", is_staff=True)
+    user.groups.add(Group.objects.get(name="Tournament organizers"))
+    assert not user.is_superuser
+    return user
+
+
+@pytest.fixture
+def client(organizer) -> Client:
+    c = Client()
+    c.force_login(organizer, backend="django.contrib.auth.backends.ModelBackend")
+    return c
+
+
+def house_rules_post(preset: str) -> dict[str, str]:
+    """What the page posts for a preset's default house rules (unticked boxes are absent)."""
+    data = {"options_for": preset}
+    for name, info in engine.OPTIONS.items():
+        if name == "target":
+            continue
+        default = info.default_for(preset)
+        if info.type == "bool":
+            if default:
+                data[option_field_name(name)] = "on"
+        else:
+            data[option_field_name(name)] = str(default)
+    return data
+
+
+def new_mtt_post(preset: str = "standard", **overrides: str) -> dict[str, str]:
+    data = {
+        "name": "Friday night",
+        "format": "mtt",
+        "preset": preset,
+        "seats_per_table": "4",
+        "starting_chips": "1000",
+        "level_unit": "hands",
+        "target": "500",
+        "hands": "3",
+        "min_entrants": "2",
+        "max_entrants": "100",
+        "turn_seconds": "60",
+        "bots_allowed": "on",
+        "spectators_allowed": "on",
+        "notice": "",
+        "levels-TOTAL_FORMS": "1",
+        "levels-INITIAL_FORMS": "0",
+        "levels-MIN_NUM_FORMS": "0",
+        "levels-MAX_NUM_FORMS": "1000",
+        "levels-0-number": "1",
+        "levels-0-pcr": "2",
+        "levels-0-duration": "5",
+        **house_rules_post(preset),
+    }
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+# --- the form: presets from the engine's list, house rules as the table form's fields ------
+
+
+def test_the_preset_is_chosen_from_the_engines_list_not_typed(client):
+    page = client.get(CHANGELIST + "add/").content.decode()
+    select = re.search(r'<select name="preset"[^>]*>(.*?)</select>', page, re.S)
+    assert select, "the preset is a list"
+    offered = set(re.findall(r'<option value="([^"]+)"', select.group(1)))
+    assert offered == {name for name, p in engine.PRESETS.items() if p.playable}
+    assert f'<option value="{default_preset()}" selected>' in select.group(1)
+
+
+def test_house_rules_are_labelled_fields_never_json(client):
+    page = client.get(CHANGELIST + "add/").content.decode()
+    assert 'name="options"' not in page
+    for name, info in engine.OPTIONS.items():
+        if name == "target":
+            continue
+        assert f'name="{option_field_name(name)}"' in page
+        assert escape(info.description) in page
+
+
+def test_the_tournament_form_shares_the_table_forms_house_rule_fields():
+    table, tournament = TableCreateForm(), TournamentForm()
+    for name in engine.OPTIONS:
+        key = option_field_name(name)
+        if name == "target":
+            assert key not in tournament.fields  # the tournament's own target field sets it
+            continue
+        a, b = table.fields[key], tournament.fields[key]
+        assert (type(a), a.label, a.help_text) == (type(b), b.label, b.help_text)
+        assert getattr(a, "min_value", None) == getattr(b, "min_value", None)
+        assert getattr(a, "max_value", None) == getattr(b, "max_value", None)
+
+
+def test_an_organizer_saves_house_rules_into_the_tournament(client):
+    post = new_mtt_post(**{option_field_name("rummy_call"): "on"})
+    response = client.post(CHANGELIST + "add/", post)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    t = Tournament.objects.get()
+    assert t.options["rummy_call"] is True
+    engine.make_rules(t.preset, **t.options)  # what the tables will be made with
+
+
+def test_an_impossible_house_rule_combination_is_refused_with_the_engines_reason(client):
+    response = client.post(
+        CHANGELIST + "add/", new_mtt_post(**{option_field_name("rummy_last_discard_only"): "on"})
+    )
+    with pytest.raises(engine.RulesError) as refused:
+        engine.make_rules("standard", rummy_last_discard_only=True)
+    assert response.status_code == 200
+    assert refused.value.reason in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_changing_the_preset_without_the_script_shows_its_defaults_first(client):
+    post = new_mtt_post("standard")
+    post["preset"] = "jokers"  # the house rules on the page are still standard's
+    response = client.post(CHANGELIST + "add/", post)
+    page = response.content.decode()
+    assert response.status_code == 200 and "now show the defaults of" in page
+    assert not Tournament.objects.exists()
+    box = re.search(rf'<input[^>]*name="{option_field_name("top_discard_free")}"[^>]*>', page)
+    assert box and "checked" in box.group(0)  # jokers' default, not standard's
+
+
+def test_a_started_tournament_shows_its_house_rules_read_only(client):
+    t = make_tournament(options={"rummy_call": True})
+    enter(t, bot_players(2))
+    client.post(action_url(t, "start"))
+    page = client.get(change_url(t)).content.decode()
+    assert f'name="{option_field_name("rummy_call")}"' not in page
+    assert escape(engine.OPTIONS["rummy_call"].description.rstrip(".")) + ": yes" in page
+
+
+# --- buttons on the tournament's page ---------------------------------------------------------
+
+
+def buttons(page: str) -> set[str]:
+    return set(re.findall(r'/act/([a-z]+)/"', page))
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [
+        (Tournament.Status.DRAFT, {"open", "cancel"}),
+        (Tournament.Status.REGISTRATION, {"close", "start", "cancel"}),
+        (Tournament.Status.CLOSED, {"open", "start", "cancel"}),
+        (Tournament.Status.FINISHED, set()),
+    ],
+)
+def test_the_page_offers_the_actions_that_make_sense_in_its_state(client, status, expected):
+    t = make_tournament(status=status)
+    assert buttons(client.get(change_url(t)).content.decode()) == expected
+
+
+def test_a_running_tournament_offers_pause_then_resume(client):
+    t = make_tournament()
+    enter(t, bot_players(4))
+    client.post(action_url(t, "start"))
+    assert buttons(client.get(change_url(t)).content.decode()) == {"pause"}
+    client.post(action_url(t, "pause"))
+    assert buttons(client.get(change_url(t)).content.decode()) == {"resume"}
+
+
+def test_each_action_asks_for_confirmation_before_it_runs(client):
+    t = make_tournament(status=Tournament.Status.DRAFT)
+    page = client.get(action_url(t, "open"))
+    assert page.status_code == 200
+    assert "Open registration?" in page.content.decode()
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.DRAFT and not LogEntry.objects.exists()
+
+
+def test_a_confirmed_action_runs_and_is_written_to_the_history(client, organizer):
+    t = make_tournament(status=Tournament.Status.DRAFT)
+    response = client.post(action_url(t, "open"), follow=True)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION
+    assert "registration opened" in response.content.decode()
+    entry = LogEntry.objects.get(object_id=str(t.pk))
+    assert entry.user == organizer and entry.get_change_message() == "Registration opened"
+
+
+def test_an_action_that_no_longer_applies_is_refused_with_the_reason(client):
+    t = make_tournament(status=Tournament.Status.DRAFT)
+    page = client.get(action_url(t, "pause"), follow=True).content.decode()
+    assert "no longer applies: the tournament is now announced" in page
+    # posted anyway (a page left open while the state moved on): the service says why
+    page = client.post(action_url(t, "pause"), follow=True).content.decode()
+    assert "Only a running tournament can be paused" in page
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.DRAFT and not LogEntry.objects.exists()
+
+
+def test_cancelling_asks_then_cancels_with_a_notice(client):
+    t = make_tournament()
+    assert (
+        "Cancel this tournament for good?" in client.get(action_url(t, "cancel")).content.decode()
+    )
+    client.post(action_url(t, "cancel"))
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED and t.notice
+
+
+def test_an_entrant_is_disqualified_from_the_tournaments_page_with_confirmation(client, alice):
+    t = make_tournament()
+    enter(t, [alice, *bot_players(3)])
+    client.post(action_url(t, "start"))
+    entry = Entry.objects.get(tournament=t, user=alice)
+    url = f"{CHANGELIST}{t.pk}/disqualify/{entry.pk}/"
+    assert url in client.get(change_url(t)).content.decode()
+    assert "Disqualify Alice for good?" in client.get(url).content.decode()
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.PLAYING
+    client.post(url)
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.DISQUALIFIED
+    assert LogEntry.objects.filter(change_message=f"Disqualified {alice}").exists()
+    # the link is gone, and a second try says why
+    assert url not in client.get(change_url(t)).content.decode()
+    page = client.get(url, follow=True).content.decode()
+    assert "that no longer applies (disqualified" in page
+
+
+def test_bots_are_added_from_the_page_and_shown_as_bots_with_their_level(client, alice):
+    t = make_tournament()
+    enter(t, [alice])
+    assert "How many bots" in client.get(f"{CHANGELIST}{t.pk}/add-bots/").content.decode()
+    client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "3"})
+    assert Entry.objects.filter(tournament=t, user__is_bot=True).count() == 3
+    assert LogEntry.objects.filter(change_message="Added 3 bots").exists()
+    page = client.get(change_url(t)).content.decode()
+    assert page.count("bot, easy") == 3 and page.count("person") >= 1
+    # another event reuses the same bot accounts
+    other = make_tournament(name="Saturday")
+    client.post(f"{CHANGELIST}{other.pk}/add-bots/", {"count": "3"})
+    assert Entry.objects.filter(tournament=other).count() == 3
+    from accounts.models import User
+
+    assert User.objects.filter(is_bot=True).count() == 3
+
+
+def test_a_bad_bot_count_changes_nothing(client):
+    t = make_tournament()
+    response = client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "0"})
+    assert response.status_code == 200
+    assert "greater than or equal to 1" in response.content.decode()
+    assert not Entry.objects.filter(tournament=t).exists()
+
+
+def test_the_csv_names_the_tournament_and_its_date(client):
+    t = make_tournament(name="Friday night cup")
+    enter(t, bot_players(2))
+    client.post(action_url(t, "start"))
+    t.refresh_from_db()
+    day = timezone.localdate(t.started_at).isoformat()
+    response = client.get(f"{CHANGELIST}{t.pk}/results.csv")
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="friday-night-cup-{day}-results.csv"'
+    )
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == 2
+    assert all(r["tournament"] == "Friday night cup" and r["date"] == day for r in rows)
+    assert all(r["bot"] == "bot, easy" for r in rows)
+    ledger = client.get(f"{CHANGELIST}{t.pk}/ledger.csv")
+    assert f"friday-night-cup-{day}-ledger.csv" in ledger["Content-Disposition"]
+
+
+def test_staff_outside_the_organizer_group_get_no_buttons_and_cannot_act(db):
+    t = make_tournament(status=Tournament.Status.DRAFT)
+    staff = Client()
+    staff.force_login(
+        make_player("sam", "Sam", is_staff=True),
+        backend="django.contrib.auth.backends.ModelBackend",
+    )
+    assert staff.get(action_url(t, "open")).status_code == 403
+    assert staff.post(action_url(t, "open")).status_code == 403
+    assert staff.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "2"}).status_code == 403
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.DRAFT and not t.entries.exists()
+
+
+def test_a_tournament_that_needs_attention_says_why_at_the_top_of_its_page(client, monkeypatch):
+    from tournaments import organizer
+
+    t = make_tournament()
+    assert 'id="needs-attention"' not in client.get(change_url(t)).content.decode()
+    monkeypatch.setattr(organizer, "attention", lambda t: "Table 3 could not start its round.")
+    page = client.get(change_url(t)).content.decode()
+    assert "Needs attention: Table 3 could not start its round." in page
+
+
+def test_the_list_flags_tournaments_that_need_attention(client, monkeypatch):
+    from tournaments import organizer
+
+    make_tournament(name="Stuck cup")
+    monkeypatch.setattr(organizer, "attention", lambda t: "Round 4 failed 3 times.")
+    assert "Round 4 failed 3 times." in client.get(CHANGELIST).content.decode()
+
+
+def test_editing_an_upcoming_tournament_shows_its_saved_house_rules(client):
+    t = make_tournament(preset="standard", options={"boathouse": True})
+    page = client.get(change_url(t)).content.decode()
+    box = re.search(rf'<input[^>]*name="{option_field_name("boathouse")}"[^>]*>', page).group(0)
+    other = re.search(rf'<input[^>]*name="{option_field_name("floating")}"[^>]*>', page).group(0)
+    assert "checked" in box and "checked" not in other

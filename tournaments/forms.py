@@ -1,0 +1,132 @@
+"""The organizer's tournament form: the preset from the engine's list, house rules as fields.
+
+The house rules are the create-a-table form's own fields (``games.forms.HouseRulesForm``): the
+same labels, help and engine check, saved into ``Tournament.options``. The tournament's own
+target field sets a single table tourney's target, so the ``target`` house rule is left out
+here rather than asked twice.
+"""
+
+from __future__ import annotations
+
+from copy import copy
+from typing import Any
+
+from django import forms
+
+from games import engine
+from games import forms as game_forms
+from tournaments import services
+from tournaments.models import Tournament
+
+FIELDS = (
+    "name",
+    "format",
+    "preset",
+    "seats_per_table",
+    "starting_chips",
+    "level_unit",
+    "target",
+    "hands",
+    "registration_opens_at",
+    "registration_closes_at",
+    "scheduled_start",
+    "min_entrants",
+    "max_entrants",
+    "turn_seconds",
+    "bots_allowed",
+    "spectators_allowed",
+    "notice",
+)
+HOUSE_RULE_FIELDS = tuple(
+    game_forms.option_field_name(name) for name in engine.OPTIONS if name != "target"
+)
+MODEL_FIELDS = {f.name for f in Tournament._meta.get_fields() if f.concrete and not f.is_relation}
+
+
+def default_preset() -> str:
+    """The model's default (new tournaments), if the engine offers it; else the first preset."""
+    default = Tournament._meta.get_field("preset").default
+    choices = [name for name, _title in game_forms.preset_choices()]
+    return default if default in choices else choices[0]
+
+
+class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignore[misc,valid-type,type-arg]
+    preset = forms.ChoiceField(
+        label="Rules",
+        choices=game_forms.preset_choices,
+        help_text="The preset every table plays; its house rules are below.",
+    )
+    opt_target = None  # the tournament's own target field (single table tourney) sets it
+    house_rules_exclude = frozenset({"target"})
+
+    class Meta:
+        model = Tournament
+        fields = FIELDS
+
+    class Media:
+        js = ("js/house_rules_admin.js",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        instance = kwargs.get("instance")
+        initial = kwargs.setdefault("initial", {})
+        if instance is None or instance.pk is None:
+            initial.setdefault("preset", default_preset())
+        super().__init__(*args, **kwargs)
+        self.init_house_rules()
+        self.preset_changed = False
+        if self.is_bound and self.data.get("options_for") not in (
+            None,
+            "",
+            self.data.get("preset"),
+        ):
+            # The preset changed but the house rules on the page are another preset's (no
+            # script updated them): show the new preset's defaults, and say so in ``clean``.
+            self.data = self.reset_options_data()
+            self.preset_changed = True
+            self.init_house_rules()
+        if self.instance.status not in Tournament.UPCOMING:
+            # Settings freeze at the start (the admin shows them read-only): a declared field
+            # would still be in the form, and required, so it goes.
+            for name in ("preset", "options_for", *HOUSE_RULE_FIELDS):
+                self.fields.pop(name, None)
+            return
+        if not self.is_bound and self.instance.pk is not None:
+            self.set_house_rules(self.instance.options)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.preset_changed and "preset" in self.fields:
+            preset = engine.PRESETS.get(data.get("preset", ""))
+            title = preset.title if preset else "the chosen preset"
+            self.add_error(
+                None,
+                f"The house rules were another preset's; they now show the defaults of {title}. "
+                "Check them and save again.",
+            )
+            return data
+        if "preset" in self.fields and self.clean_house_rules(data) is None:
+            return data
+        probe = copy(self.instance)  # fields frozen after the start are not in ``data``
+        for name, value in data.items():
+            if name in MODEL_FIELDS:
+                setattr(probe, name, value)
+        try:
+            services.check_settings(probe)
+        except services.TournamentError as exc:
+            raise forms.ValidationError(exc.message) from None
+        return data
+
+    def _post_clean(self) -> None:
+        super()._post_clean()
+        if "options" in self.cleaned_data:
+            self.instance.options = self.cleaned_data["options"]
+
+
+class AddBotsForm(forms.Form):
+    count = forms.IntegerField(
+        label="How many bots",
+        min_value=1,
+        max_value=200,
+        initial=4,
+        help_text="Bot accounts are made the first time they are needed.",
+    )
