@@ -6,13 +6,18 @@ import http.cookiejar
 import os
 import re
 import signal
+import sys
 import urllib.parse
 import urllib.request
 
 import pytest
+from supervisor.datatypes import RestartUnconditionally
 
 from config.private_redis import free_port, ping
-from tests.resilience.stack import BinRun
+from tests.resilience.stack import ROOT, BinRun
+
+sys.path.insert(0, str(ROOT / "bin"))
+import supervision  # bin/ is no package: bin/run imports it the same way
 
 
 @pytest.fixture
@@ -79,3 +84,57 @@ def test_without_its_redis_bin_run_falls_back_and_sigterm_stops_everything(start
     assert site.popen.wait(timeout=60) == 0
     assert not site.healthy()
     assert site.session_processes() == [], "processes outlived bin/run"
+
+
+def supervised(programs: list, tmp_path) -> dict:
+    """The program settings supervisord itself reads from the configuration bin/run writes."""
+    from supervisor.options import ServerOptions
+
+    config = tmp_path / "supervisord.conf"
+    config.write_text(supervision.supervisord_config(programs, tmp_path))
+    options = ServerOptions()
+    options.realize(args=["-c", str(config)])
+    return {group.name: group for group in options.process_group_configs}
+
+
+def test_every_process_of_procfile_dev_is_restarted_with_backoff_and_stopped_as_a_group(
+    tmp_path,
+):
+    programs = supervision.read_procfile({"RUMMY_PORT": "8123"})
+    programs.insert(0, supervision.redis_program(["/opt/redis server", "--port", "6400"]))
+    groups = supervised(programs, tmp_path)
+    assert set(groups) == {"redis", "web", "worker", "beat"}
+    for group in groups.values():
+        process = group.process_configs[0]
+        assert process.autorestart is RestartUnconditionally
+        assert process.startsecs == supervision.START_SECONDS > 0  # quick exits back off
+        assert process.startretries == supervision.START_RETRIES
+        assert process.stopasgroup and process.killasgroup
+    assert groups["redis"].priority < groups["web"].priority  # first up, last down
+    assert groups["redis"].process_configs[0].command == "'/opt/redis server' --port 6400"
+    assert " -p 8123 " in groups["web"].process_configs[0].command
+
+
+def test_another_supervised_worker_is_one_procfile_line(tmp_path):
+    procfile = tmp_path / "Procfile"
+    procfile.write_text(
+        supervision.PROCFILE.read_text()
+        + "review: python -m celery -A config worker -Q review -n review@%h\n"
+    )
+    groups = supervised(supervision.read_procfile({}, procfile), tmp_path)
+    assert groups["review"].process_configs[0].command.endswith("-Q review -n review@%h")
+    assert groups["review"].process_configs[0].autorestart is RestartUnconditionally
+
+
+def test_procfile_variables_expand_as_a_shell_would():
+    env = {"PORT": "9000", "EMPTY": ""}
+    assert supervision.expand("-p $PORT ${PORT} ${MISSING:-8000} ${EMPTY:-7}", env) == (
+        "-p 9000 9000 8000 7"
+    )
+
+
+def test_a_malformed_procfile_line_is_refused_with_its_line_number(tmp_path):
+    procfile = tmp_path / "Procfile"
+    procfile.write_text("# comment\n\nweb python -m daphne\n")
+    with pytest.raises(ValueError, match=r"Procfile:3: expected `name: command`"):
+        supervision.read_procfile({}, procfile)
