@@ -6,8 +6,8 @@ it on a fresh machine, as bin/run needs), and it does exactly what a crash needs
 process that exits, with a growing pause when it keeps failing at start, each process in its
 own process group so a stop (or a kill) takes its children too, start and stop in priority
 order, and a clean stop of everything on SIGINT/SIGTERM. circus was the other candidate; it
-brings pyzmq, tornado and psutil along and restarts at a fixed pace. honcho, used before,
-stops every process when one exits.
+brings pyzmq, tornado and psutil along (three more packages, two with compiled parts), and
+it is far less used. honcho, used before, stops every process when one exits.
 
 The process list is config/Procfile.dev, one `name: command` line each: adding a supervised
 worker (a review worker on its own queue, say) is one line there. The private Redis is added
