@@ -14,7 +14,7 @@ import pytest
 from supervisor.datatypes import RestartUnconditionally
 
 from config.private_redis import free_port, ping
-from tests.resilience.stack import ROOT, BinRun
+from tests.resilience.stack import ROOT, BinRun, poll
 
 sys.path.insert(0, str(ROOT / "bin"))
 import supervision  # bin/ is no package: bin/run imports it the same way
@@ -84,6 +84,18 @@ def test_without_its_redis_bin_run_falls_back_and_sigterm_stops_everything(start
     assert site.popen.wait(timeout=60) == 0
     assert not site.healthy()
     assert site.session_processes() == [], "processes outlived bin/run"
+
+
+def test_when_bin_run_itself_is_killed_everything_stops(start_site):
+    """A closed terminal (SIGHUP) or kill -9 of bin/run: supervisord is told by the kernel
+    (Linux) and stops everything, rather than running on unseen."""
+    site = start_site()
+    redis_port = int(site.wait_for(r"private Redis on redis://127\.0\.0\.1:(\d+)")[1])
+    site.popen.kill()
+    site.popen.wait(timeout=10)
+    poll("every process of bin/run stops", lambda: site.session_processes() == [], [site])
+    assert not ping(redis_port)
+    assert not site.healthy()
 
 
 def supervised(programs: list, tmp_path) -> dict:
