@@ -10,4 +10,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("rummy500")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# Reconnect to the broker for as long as it takes (Celery's default gives up after 100
+# tries, about 50 minutes, and the worker then exits): under bin/run's supervisor, or any
+# other, Redis comes back, and a worker that waits for it picks up where it stopped.
+app.conf.broker_connection_retry = True
+app.conf.broker_connection_max_retries = None
 app.autodiscover_tasks()

@@ -18,9 +18,12 @@ import logging
 from typing import Any
 
 from kombu.transport import redis as kombu_redis
+from kombu.transport import virtual
 
 log = logging.getLogger(__name__)
 _restore_unacked = kombu_redis.QoS.restore_unacked
+_ack = kombu_redis.QoS.ack
+_reject = kombu_redis.QoS.reject
 
 
 def _connection_gone(qos: Any) -> bool:
@@ -39,4 +42,27 @@ def restore_unacked(self: Any, client: Any = None) -> Any:
         return None
 
 
+def ack(self: Any, delivery_tag: Any) -> None:
+    """The same bug, later: a task that a prefork pool child finishes after the connection
+    dropped is acked through the released connection (AttributeError: 'NoneType' object has
+    no attribute 'client'), and the worker exits. Found by
+    tests/resilience/test_bin_run_faults.py. The ack is dropped: the message went with the
+    old connection (restored by the visibility timeout, or lost with a restarted Redis)."""
+    if _connection_gone(self):
+        log.warning("broker connection gone: ack of a finished task dropped")
+        virtual.QoS.ack(self, delivery_tag)  # forget the tag locally; no broker I/O
+        return
+    _ack(self, delivery_tag)
+
+
+def reject(self: Any, delivery_tag: Any, requeue: bool = False) -> None:
+    if _connection_gone(self):
+        log.warning("broker connection gone: reject of a task dropped")
+        virtual.QoS.ack(self, delivery_tag)
+        return
+    _reject(self, delivery_tag, requeue=requeue)
+
+
 kombu_redis.QoS.restore_unacked = restore_unacked
+kombu_redis.QoS.ack = ack
+kombu_redis.QoS.reject = reject

