@@ -260,11 +260,18 @@
   function askTake(button) {
     const box = byId("take-confirm");
     const text = byId("take-confirm-text");
+    const claim = button.dataset.kind === "claim_rummy";
+    const take = { type: button.dataset.kind, depth: Number(button.dataset.depth) };
+    // A single card (nothing comes with it) needs no second question; a deeper take, a
+    // whole pile or a Rummy call says what comes along before it is sent.
+    if (!claim && button.dataset.brings === "0") {
+      send(take);
+      return;
+    }
     if (!box || !text) {
       return;
     }
-    const claim = button.dataset.kind === "claim_rummy";
-    pendingTake = { type: button.dataset.kind, depth: Number(button.dataset.depth) };
+    pendingTake = take;
     const call = byId("pile")?.dataset.claimWord || "Rummy";
     text.textContent = `${claim ? `Call ${call} and take` : "Take"} ${button.dataset.takeText}?`;
     box.hidden = false;
@@ -282,6 +289,21 @@
     pendingTake = null;
   }
 
+  function clearSelection() {
+    handButtons().forEach((button) => button.setAttribute("aria-pressed", "false"));
+    clearError();
+  }
+
+  // A pile card that cannot be taken is no button; a click on it says why instead of
+  // doing nothing (the server words the reason from the legal moves: #pile[data-refusal]).
+  root.addEventListener("click", (event) => {
+    const face = event.target.closest && event.target.closest(".pile-fan .pcard");
+    if (face && !face.classList.contains("pile-pick")) {
+      const pile = byId("pile");
+      showError((pile && pile.dataset.refusal) || "That card cannot be taken now.");
+    }
+  });
+
   root.addEventListener("click", (event) => {
     const target = event.target.closest("button");
     if (!target || !root.contains(target)) {
@@ -297,6 +319,12 @@
       layOff(Number(target.dataset.meld));
     } else if (target.classList.contains("pile-pick")) {
       askTake(target);
+    } else if (target.dataset.command === "clear") {
+      clearSelection();
+    } else if (target.classList.contains("panel-toggle")) {
+      togglePanel(target);
+    } else if (target.dataset.close === "hand-end") {
+      closeSummary();
     } else if (target.id === "take-confirm-yes") {
       confirmTake(true);
     } else if (target.id === "take-confirm-no") {
@@ -344,6 +372,101 @@
       event.preventDefault();
     } else if (event.key === "Escape") {
       confirmTake(false);
+      closePanels();
+    }
+  });
+
+  // --- panels: history, scores, chat, table facts -------------------------------------------
+  // Disclosure buttons (aria-expanded, aria-controls). The open panel is kept on #table-root,
+  // which is never swapped, so a push that replaces #log or #score-sheet keeps it open.
+
+  function panelButtons() {
+    return Array.from(document.querySelectorAll(".panel-toggle"));
+  }
+
+  function openPanel(id) {
+    if (id) {
+      root.dataset.open = id;
+    } else {
+      delete root.dataset.open;
+    }
+    panelButtons().forEach((button) => {
+      button.setAttribute("aria-expanded", String(button.getAttribute("aria-controls") === id));
+    });
+    if (id === "log") {
+      scrollLogToNewest();
+    }
+    if (id === "chat-panel") {
+      const unread = byId("chat-unread");
+      if (unread) {
+        unread.hidden = true;
+      }
+    }
+  }
+
+  function togglePanel(button) {
+    const id = button.getAttribute("aria-controls");
+    openPanel(root.dataset.open === id ? null : id);
+  }
+
+  function closePanels() {
+    if (root.dataset.open) {
+      const button = panelButtons().find((b) => b.getAttribute("aria-controls") === root.dataset.open);
+      openPanel(null);
+      if (button) {
+        button.focus();
+      }
+    }
+  }
+
+  function scrollLogToNewest() {
+    const lines = document.querySelector("#log .log-lines");
+    if (lines) {
+      lines.scrollTop = lines.scrollHeight;
+    }
+    const log = byId("log");
+    if (log) {
+      log.scrollTop = log.scrollHeight;
+    }
+  }
+
+  // --- the hand-end summary: stays until its player closes it -------------------------------
+  // The server renders the latest finished hand's summary through the next hand too; the
+  // page remembers which one this player closed (per table, game and hand).
+
+  function summaryKey() {
+    const box = byId("hand-end");
+    return box && box.dataset.handKey ? `rummy.closed.${box.dataset.handKey}` : null;
+  }
+
+  function applySummary() {
+    const box = byId("hand-end");
+    const key = summaryKey();
+    if (box && key && store.get(key, "") === "1") {
+      box.hidden = true;
+    }
+  }
+
+  function closeSummary() {
+    const key = summaryKey();
+    if (key) {
+      store.set(key, "1");
+    }
+    applySummary();
+    const hand = document.querySelector("#my-hand .hand-card");
+    if (hand) {
+      hand.focus();
+    }
+  }
+
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    const form = event.detail.elt;
+    if (form && form.classList && form.classList.contains("ready-form") && event.detail.successful) {
+      const button = form.querySelector("button");
+      if (button) {
+        button.disabled = true;
+        button.textContent = "Ready: waiting for the others";
+      }
     }
   });
 
@@ -359,6 +482,14 @@
     if (text) {
       sendChat(text);
       input.value = "";
+    }
+  });
+
+  document.addEventListener("htmx:oobAfterSwap", (event) => {
+    const unread = byId("chat-unread");
+    const target = event.detail.target;
+    if (unread && target && target.id === "chat-log" && root.dataset.open !== "chat-panel") {
+      unread.hidden = false;
     }
   });
 
@@ -437,6 +568,8 @@
     applySort();
     turnAlert();
     tickClocks();
+    applySummary();
+    scrollLogToNewest();
   }
 
   root.addEventListener("htmx:wsOpen", (event) => {
