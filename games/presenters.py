@@ -290,8 +290,9 @@ def _hand_summary(
 ) -> dict[str, Any]:
     """The latest finished hand of the game, for the summary panel: it is rendered while the
     next hand is played too, so it stays on a player's screen until they close it (the page
-    remembers which hand they closed). Its cards are public: the hand is over. "Ready" is
-    offered to a seated person during the pause between hands."""
+    remembers which hand they closed). Its cards are public while the hand is over; once
+    the next one is dealt only the figures stay. "Ready" is offered to a seated person
+    during the pause between hands."""
     finished = [h for h in snap.past_hands if h.result]
     if not finished:
         return {"summary": [], "summary_hand": None, "ready_offered": False}
@@ -306,8 +307,13 @@ def _hand_summary(
         and not snap.table.managed
     )
     person = seat is not None and not snap.seats[seat].is_bot
+    summary = display.breakdown(result, names)
+    if not over:
+        # A new hand is dealt from the same deck: the old hand's cards would read as
+        # cards of this one, so past the deal the summary keeps only the figures.
+        summary = [{**row, "plus": [], "minus": []} for row in summary]
     return {
-        "summary": display.breakdown(result, names),
+        "summary": summary,
         "summary_sides": display.side_breakdown(result, names),
         "summary_hand": hand.number,
         "summary_current": over,
