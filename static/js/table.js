@@ -419,6 +419,14 @@
     }
   }
 
+  // A long pile scrolls inside its area; the top card (the newest, on the right) stays in view.
+  function showPileTop() {
+    const discards = document.querySelector("#pile .discards");
+    if (discards) {
+      discards.scrollLeft = discards.scrollWidth;
+    }
+  }
+
   function scrollLogToNewest() {
     const lines = document.querySelector("#log .log-lines");
     if (lines) {
@@ -570,6 +578,7 @@
     tickClocks();
     applySummary();
     scrollLogToNewest();
+    showPileTop();
   }
 
   root.addEventListener("htmx:wsOpen", (event) => {
