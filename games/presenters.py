@@ -251,6 +251,9 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         "deadline": _deadline(snap),
         "covered": _covered(snap, seat),
         "can_leave": seat is not None and table.status == Table.Status.PLAYING,
+        "timed_out": seat is not None
+        and snap.seats[seat].timeouts > 0
+        and not snap.seats[seat].autoplay,
         "hand_pause": round(clock.hand_pause_s()),
     }
     ctx["opponents"], ctx["me"] = display.around_the_table(ctx["players"], seat)

@@ -1002,7 +1002,10 @@ def _count_timeout(table_id: int, seat: int) -> None:
             autoplay=False,
             user__isnull=False,
         ).update(autoplay=True)
-        if handed and table.status == Table.Status.PLAYING:
+        # A person's first timeout is news to them too: the page says "time ran out; a move
+        # was made for you" (a new version, so the pages hear of it).
+        person = Seat.objects.filter(table=table, index=seat, user__isnull=False).exists()
+        if (handed or person) and table.status == Table.Status.PLAYING:
             version = _bump(table)
             _refresh_due(table)
             _announce(table.pk, version)

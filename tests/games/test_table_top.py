@@ -293,3 +293,19 @@ def test_the_pause_has_one_definition(settings):
 
     settings.HAND_PAUSE_SECONDS = 5
     assert clock.hand_pause_s() == tasks.hand_pause_seconds() == services.hand_pause_seconds() == 5
+
+
+def test_a_first_timeout_tells_the_player_a_move_was_made_for_them(alice):
+    from datetime import timedelta
+
+    table = start_table(alice, seats=2)
+    redeal(table, dealer=1)  # Alice to move
+    table.refresh_from_db()
+    before = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
+    assert "time ran out" not in before
+    late = table.due_at + timedelta(seconds=1)
+    assert services.clock_expired(table_id=table.pk, version=table.version, now=late)
+    html = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
+    state_bar = re.search(r'<div id="table-state".*?</div>', html, re.S).group(0)
+    assert "Your time ran out; a move was made for you." in state_bar
+    assert not Seat.objects.get(table=table, index=0).autoplay  # only the second hands it on
