@@ -478,6 +478,179 @@
     }
   });
 
+  // --- moves you can see ---------------------------------------------------------------------
+  // Before each push the page notes where every card is; after it, what is new: a card new in
+  // your hand (marked "just drawn"), new cards in a meld, a new top of the pile. Each new card
+  // is highlighted and slides in from where it came from (your hand, the stock, the pile or
+  // the seat of the player who moved). prefers-reduced-motion keeps the marks and drops the
+  // movement. Nothing here decides anything: the cards are the server's.
+
+  const MOTION_MS = 450;
+  const reducedMotion = window.matchMedia
+    ? window.matchMedia("(prefers-reduced-motion: reduce)")
+    : { matches: false };
+  let before = null;
+
+  function rectOf(element) {
+    return element ? element.getBoundingClientRect() : null;
+  }
+
+  function faceKey(element) {
+    return element.dataset.card || element.getAttribute("aria-label") || "";
+  }
+
+  function cardsIn(selector) {
+    return Array.from(document.querySelectorAll(selector));
+  }
+
+  function noteTable() {
+    const hand = new Map();
+    cardsIn("#my-hand .hand-card").forEach((button) => {
+      hand.set(button.dataset.card, rectOf(button));
+    });
+    const melds = new Map();
+    cardsIn("#melds .meld").forEach((meld) => {
+      melds.set(meld.dataset.meld, cardsIn(`#melds .meld[data-meld="${meld.dataset.meld}"] .pcard`).map(faceKey));
+    });
+    const pile = cardsIn("#pile .pile-card .pcard");
+    const actor = document.querySelector("#players .player-to-act");
+    before = {
+      hand,
+      melds,
+      pileCount: pile.length,
+      pileTop: pile.length ? faceKey(pile[pile.length - 1]) : null,
+      pileRect: rectOf(pile[pile.length - 1] || document.querySelector("#pile .discards")),
+      stockRect: rectOf(document.querySelector("#pile .stock-back")),
+      actorRect: rectOf(actor),
+    };
+  }
+
+  function slideFrom(element, from) {
+    element.classList.add("just-moved");
+    if (!from || reducedMotion.matches || typeof element.animate !== "function") {
+      return;
+    }
+    const to = element.getBoundingClientRect();
+    const dx = from.left - to.left;
+    const dy = from.top - to.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) {
+      return;
+    }
+    element.animate(
+      [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+      { duration: MOTION_MS, easing: "cubic-bezier(.2, .7, .3, 1)" },
+    );
+  }
+
+  function without(list, items) {
+    const left = [...list];
+    return items.filter((item) => {
+      const at = left.indexOf(item);
+      if (at >= 0) {
+        left.splice(at, 1);
+        return false;
+      }
+      return true;
+    });
+  }
+
+  function showMoves() {
+    const was = before;
+    before = null;
+    if (!was) {
+      return;
+    }
+    document.querySelectorAll(".just-moved").forEach((element) => element.classList.remove("just-moved"));
+    const pile = cardsIn("#pile .pile-card .pcard");
+    // The new top of the pile: a discard, from the hand or the seat that made it.
+    const top = pile[pile.length - 1];
+    if (top && pile.length > was.pileCount && faceKey(top) !== was.pileTop) {
+      slideFrom(top, handRectByLabel(was, top) || was.actorRect);
+    }
+    // New cards in the melds: from your hand (your own play) or the mover's seat.
+    cardsIn("#melds .meld").forEach((meld) => {
+      const faces = cardsIn(`#melds .meld[data-meld="${meld.dataset.meld}"] .pcard`);
+      const old = was.melds.get(meld.dataset.meld) || [];
+      const added = without(old, faces.map(faceKey));
+      faces
+        .filter((face) => added.includes(faceKey(face)))
+        .forEach((face) => slideFrom(face, handRectByLabel(was, face) || was.actorRect));
+    });
+    // A card new in your hand: from the pile when the pile shrank, else from the stock.
+    const handNow = handButtons();
+    const fresh = [];
+    if (was.hand.size > 0) {
+      const codes = without([...was.hand.keys()], handNow.map((button) => button.dataset.card));
+      const fromPile = pile.length < was.pileCount;
+      // One card from the stock, or what a take brought from the pile; a whole new hand
+      // (the next deal) slides in from the stock without the "just drawn" mark.
+      const drawn = fromPile || codes.length === 1;
+      handNow
+        .filter((button) => codes.includes(button.dataset.card))
+        .forEach((button) => {
+          slideFrom(button, fromPile ? was.pileRect : was.stockRect);
+          if (drawn) {
+            fresh.push(button.dataset.card);
+          }
+        });
+    }
+    keepDrawnMarks(fresh);
+  }
+
+  // A meld's faces carry the spoken name ("nine of clubs, scored by Ana"); the hand's
+  // buttons carry the code and the name: match by the name's first words.
+  function handRectByLabel(was, face) {
+    const label = face.getAttribute("aria-label") || "";
+    for (const [code, rect] of was.hand) {
+      const name = cardName(code);
+      if (name && label.startsWith(name)) {
+        return rect;
+      }
+    }
+    return null;
+  }
+
+  function cardName(code) {
+    const ranks = { A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king" };
+    const suits = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+    if (code === "JK") {
+      return "joker";
+    }
+    return ranks[code[0]] && suits[code[1]] ? `${ranks[code[0]]} of ${suits[code[1]]}` : "";
+  }
+
+  // The drawn cards keep their mark for the rest of the turn (melding re-renders the hand).
+  let drawnCodes = [];
+
+  function markDrawn(button) {
+    button.classList.add("just-drawn");
+    button.setAttribute("aria-describedby", "just-drawn-note");
+  }
+
+  function keepDrawnMarks(fresh) {
+    const state = tableState();
+    if (!state || state.dataset.myTurn !== "true") {
+      drawnCodes = [];
+      return;
+    }
+    drawnCodes = fresh.length ? fresh : drawnCodes;
+    const left = [...drawnCodes];
+    handButtons().forEach((button) => {
+      const at = left.indexOf(button.dataset.card);
+      if (at >= 0) {
+        left.splice(at, 1);
+        markDrawn(button);
+      }
+    });
+  }
+
+  root.addEventListener("htmx:wsBeforeMessage", (event) => {
+    const message = event.detail.message;
+    if (typeof message === "string" && !message.startsWith("{") && message.includes('id="table-state"')) {
+      noteTable();
+    }
+  });
+
   // --- chat --------------------------------------------------------------------------------
 
   document.addEventListener("submit", (event) => {
@@ -574,6 +747,7 @@
     announce();
     reapplySelection();
     applySort();
+    showMoves();
     turnAlert();
     tickClocks();
     applySummary();

@@ -243,3 +243,42 @@ def test_a_click_on_a_pile_card_that_cannot_be_taken_says_why(
         assert Table.objects.filter(pk=table_id).exists()
     finally:
         context.close()
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_drawn_card_is_marked_and_moves_unless_motion_is_reduced(
+    browser, live_server_url, server_channel_layer, motion  # noqa: F811
+):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion=motion)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        # Count the card slides the page starts (Web Animations on the moved cards).
+        page.evaluate(
+            """() => { window.slides = 0; const original = Element.prototype.animate;
+            Element.prototype.animate = function (...args) { window.slides += 1;
+            return original.apply(this, args); }; }"""
+        )
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        drawn = page.locator("#my-hand .hand-card.just-drawn")
+        drawn.wait_for()
+        assert drawn.get_attribute("data-card") == "KD"
+        assert drawn.get_attribute("aria-describedby") == "just-drawn-note"
+        slides = page.evaluate("window.slides")
+        if motion == "reduce":
+            assert slides == 0
+        else:
+            assert slides >= 1
+        # The mark stays for the turn: melding re-renders the hand.
+        meld(page, "3C", "3D", "3H")
+        assert page.locator('#my-hand .hand-card.just-drawn[data-card="KD"]').count() == 1
+        # Her meld is marked on the table as the last move.
+        assert page.locator("#melds .meld[data-meld='1'] .just-moved").count() == 3
+    finally:
+        context.close()
