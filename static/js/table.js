@@ -154,18 +154,108 @@
     }
   });
 
+  // Your own order of the hand (drag, or Shift+arrow keys on a card), kept in the browser
+  // for this hand, so a reload restores it; "by suit" or "by rank" goes back to a sort.
+  function handKey() {
+    const state = tableState();
+    return state && state.dataset.hand ? `rummy.order.${root.dataset.tableId}.${state.dataset.hand}` : null;
+  }
+
+  function ownOrder() {
+    const key = handKey();
+    if (!key) {
+      return null;
+    }
+    try {
+      const order = JSON.parse(store.get(key, "null"));
+      return Array.isArray(order) ? order : null;
+    } catch (_error) {
+      return null;
+    }
+  }
+
+  function saveOwnOrder() {
+    const key = handKey();
+    if (key) {
+      store.set(key, JSON.stringify(handButtons().map((button) => button.dataset.card)));
+    }
+  }
+
   function applySort() {
     const holder = document.querySelector("#my-hand .hand-cards");
+    const order = ownOrder();
     if (holder) {
       const key = sortMode === "rank" ? "rankOrder" : "suitOrder";
-      handButtons()
-        .sort((a, b) => Number(a.dataset[key]) - Number(b.dataset[key]))
-        .forEach((button) => holder.appendChild(button));
+      const sorted = handButtons().sort((a, b) => Number(a.dataset[key]) - Number(b.dataset[key]));
+      if (order) {
+        // Cards not in the saved order (just drawn or taken) go to the right end.
+        const left = [...order];
+        const place = new Map();
+        sorted.forEach((button) => {
+          const at = left.indexOf(button.dataset.card);
+          place.set(button, at >= 0 ? at : order.length + sorted.indexOf(button));
+          if (at >= 0) {
+            left[at] = null;
+          }
+        });
+        sorted.sort((a, b) => place.get(a) - place.get(b));
+      }
+      sorted.forEach((button) => {
+        button.draggable = true;
+        holder.appendChild(button);
+      });
     }
     document.querySelectorAll("[data-sort]").forEach((button) => {
-      button.setAttribute("aria-pressed", String(button.dataset.sort === sortMode));
+      button.setAttribute("aria-pressed", String(!order && button.dataset.sort === sortMode));
     });
   }
+
+  function moveCard(button, step) {
+    const buttons = handButtons();
+    const at = buttons.indexOf(button);
+    const to = at + step;
+    if (at < 0 || to < 0 || to >= buttons.length) {
+      return;
+    }
+    const holder = button.parentElement;
+    holder.insertBefore(button, step < 0 ? buttons[to] : buttons[to].nextSibling);
+    saveOwnOrder();
+    button.focus();
+    const box = byId("announcer");
+    if (box) {
+      box.textContent = `${button.getAttribute("aria-label")}: place ${to + 1} of ${buttons.length}.`;
+    }
+  }
+
+  let dragged = null;
+  root.addEventListener("dragstart", (event) => {
+    const card = event.target.closest && event.target.closest(".hand-card");
+    if (card) {
+      dragged = card;
+      event.dataTransfer.effectAllowed = "move";
+      event.dataTransfer.setData("text/plain", card.dataset.card);
+    }
+  });
+  root.addEventListener("dragover", (event) => {
+    if (dragged && event.target.closest && event.target.closest("#my-hand .hand-cards")) {
+      event.preventDefault();
+    }
+  });
+  root.addEventListener("drop", (event) => {
+    const over = event.target.closest && event.target.closest(".hand-card");
+    if (dragged && over && over !== dragged) {
+      event.preventDefault();
+      const buttons = handButtons();
+      const after = buttons.indexOf(over) > buttons.indexOf(dragged);
+      over.parentElement.insertBefore(dragged, after ? over.nextSibling : over);
+      saveOwnOrder();
+      applySort();
+    }
+    dragged = null;
+  });
+  root.addEventListener("dragend", () => {
+    dragged = null;
+  });
 
   // --- commands ----------------------------------------------------------------------------
 
@@ -334,6 +424,14 @@
     } else if (target.dataset.sort) {
       sortMode = target.dataset.sort;
       store.set("rummy.sort", sortMode);
+      const key = handKey();
+      if (key) {
+        try {
+          window.localStorage.removeItem(key);
+        } catch (_error) {
+          // nothing stored
+        }
+      }
       applySort();
     } else if (target.dataset.copy) {
       const field = document.querySelector(target.dataset.copy);
@@ -348,6 +446,11 @@
 
   root.addEventListener("keydown", (event) => {
     const card = event.target.closest && event.target.closest(".hand-card");
+    if (card && event.shiftKey && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+      moveCard(card, event.key === "ArrowLeft" ? -1 : 1);
+      event.preventDefault();
+      return;
+    }
     if (card && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
       const buttons = handButtons();
       const at = buttons.indexOf(card);

@@ -282,3 +282,81 @@ def test_the_drawn_card_is_marked_and_moves_unless_motion_is_reduced(
         assert page.locator("#melds .meld[data-meld='1'] .just-moved").count() == 3
     finally:
         context.close()
+
+
+def hand_order(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#my-hand .hand-card", "cards => cards.map(c => c.dataset.card)")
+
+
+@pytest.mark.e2e
+def test_the_hand_is_rearranged_by_keyboard_and_a_reload_keeps_the_order(
+    browser, live_server_url, server_channel_layer  # noqa: F811
+):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        first = hand_order(page)
+        card(page, first[0]).focus()
+        page.keyboard.press("Shift+ArrowRight")
+        page.keyboard.press("Shift+ArrowRight")
+        moved = hand_order(page)
+        assert moved == [first[1], first[2], first[0], *first[3:]]
+        assert page.evaluate("document.activeElement.dataset.card") == first[0]
+        page.reload()
+        my_turn(page, "draw")
+        assert hand_order(page) == moved
+        # A sort puts the hand back in order and forgets the player's own.
+        page.get_by_role("button", name="Table").click()
+        page.get_by_role("button", name="by suit").click()
+        assert hand_order(page) == first
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
+def test_ready_deals_the_next_hand_and_the_summary_stays_until_closed(
+    browser, live_server_url, server_channel_layer  # noqa: F811
+):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        meld(page, "3C", "3D", "3H")
+        meld(page, "5S", "6S", "7S")
+        pick(page, "KD")
+        page.get_by_role("button", name="Discard selected").click()
+        page.wait_for_selector('#table-state[data-my-turn="false"]')
+        play_bots(table_id)
+        my_turn(page, "draw")
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        meld(page, "9D", "9H", "9C", "9S")
+        meld(page, "JH", "QH", "KH")
+        pick(page, "2C")
+        page.get_by_role("button", name="Discard selected").click()
+
+        summary = page.locator("#hand-end")
+        summary.get_by_role("button", name="Ready for the next hand").click()
+        # Alice is the only person at the table: her Ready ends the pause at once.
+        page.wait_for_function(
+            "() => document.querySelectorAll('#my-hand .hand-card').length === 13"
+        )
+        assert summary.is_visible() and "Hand 1 is over" in summary.inner_text()
+        summary.get_by_role("button", name="Close the summary of hand 1").click()
+        assert summary.is_hidden()
+        page.reload()
+        page.wait_for_selector("#my-hand .hand-card")
+        assert page.locator("#hand-end").is_hidden()  # closed stays closed
+    finally:
+        context.close()
