@@ -379,6 +379,40 @@
     pendingTake = null;
   }
 
+  // The hint marks the cards of your hand that some legal meld or lay-off uses now: it reads
+  // the server's legal moves, so it is never wrong and never shows more than they do.
+  let hintOn = store.get("rummy.hint", "off") === "on";
+
+  function applyHint() {
+    const usable = new Set();
+    if (hintOn) {
+      legalActions().forEach((action) => {
+        if (action.type === "meld") {
+          action.cards.forEach((code) => usable.add(code));
+        } else if (action.type === "lay_off" || action.type === "play_natural") {
+          usable.add(action.card);
+        }
+      });
+    }
+    handButtons().forEach((button) => {
+      const on = usable.has(button.dataset.card);
+      button.classList.toggle("hint-card", on);
+      const described = (button.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== "hint-note");
+      if (on) {
+        described.push("hint-note");
+      }
+      if (described.length) {
+        button.setAttribute("aria-describedby", described.join(" "));
+      } else {
+        button.removeAttribute("aria-describedby");
+      }
+    });
+    const toggle = byId("hint-button");
+    if (toggle) {
+      toggle.setAttribute("aria-pressed", String(hintOn));
+    }
+  }
+
   function clearSelection() {
     handButtons().forEach((button) => button.setAttribute("aria-pressed", "false"));
     clearError();
@@ -411,6 +445,10 @@
       askTake(target);
     } else if (target.dataset.command === "clear") {
       clearSelection();
+    } else if (target.dataset.command === "hint") {
+      hintOn = !hintOn;
+      store.set("rummy.hint", hintOn ? "on" : "off");
+      applyHint();
     } else if (target.classList.contains("panel-toggle")) {
       togglePanel(target);
     } else if (target.dataset.close === "hand-end") {
@@ -727,7 +765,10 @@
 
   function markDrawn(button) {
     button.classList.add("just-drawn");
-    button.setAttribute("aria-describedby", "just-drawn-note");
+    const described = (button.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+    if (!described.includes("just-drawn-note")) {
+      button.setAttribute("aria-describedby", ["just-drawn-note", ...described].join(" "));
+    }
   }
 
   function keepDrawnMarks(fresh) {
@@ -856,6 +897,7 @@
     applySummary();
     scrollLogToNewest();
     showPileTop();
+    applyHint();
   }
 
   root.addEventListener("htmx:wsOpen", (event) => {

@@ -360,3 +360,30 @@ def test_ready_deals_the_next_hand_and_the_summary_stays_until_closed(
         assert page.locator("#hand-end").is_hidden()  # closed stays closed
     finally:
         context.close()
+
+
+@pytest.mark.e2e
+def test_the_hint_marks_exactly_the_cards_a_legal_meld_or_lay_off_uses(
+    browser, live_server_url, server_channel_layer  # noqa: F811
+):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        hint = page.get_by_role("button", name="Hint")
+        hint.click()
+        assert hint.get_attribute("aria-pressed") == "true"
+        marked = page.eval_on_selector_all(
+            "#my-hand .hint-card", "cards => cards.map(c => c.dataset.card).sort()"
+        )
+        assert marked == sorted(set(ALICE) - {"2C"})  # the K♦ drawn and the 2♣ make nothing
+        hint.click()
+        assert page.locator("#my-hand .hint-card").count() == 0
+    finally:
+        context.close()
