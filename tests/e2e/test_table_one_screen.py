@@ -30,6 +30,9 @@ ALICE = ["3C", "3D", "3H", "5S", "6S", "7S", "9D", "9H", "9C", "JH", "QH", "KH",
 BOT = ["AC", "5C", "7C", "JC", "AD", "4D", "6D", "8D", "2H", "4H", "6H", "2S", "TS"]
 SIZES = [(390, 844), (360, 740), (1280, 800)]
 
+# The bot's moves run in this process and reach the server's sockets through its channel layer.
+pytestmark = pytest.mark.usefixtures("server_channel_layer")
+
 
 def log_in(page: Any, base: str, username: str) -> None:
     page.goto(f"{base}/accounts/login/")
@@ -127,7 +130,10 @@ def meld(page: Any, *codes: str) -> None:
 @pytest.mark.e2e
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_a_whole_hand_against_a_bot_fits_one_screen(
-    browser, live_server_url, server_channel_layer, width, height  # noqa: F811
+    browser,
+    live_server_url,
+    width,
+    height,
 ):
     context = browser.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(15_000)
@@ -173,9 +179,11 @@ def test_a_whole_hand_against_a_bot_fits_one_screen(
 @pytest.mark.e2e
 @pytest.mark.parametrize("seats", [4, 8])
 def test_larger_tables_fit_a_phone_screen(
-    browser, live_server_url, server_channel_layer, seats  # noqa: F811
+    browser,
+    live_server_url,
+    seats,
 ):
-    table_id, version = bot_table(seats, stacked=False)
+    table_id, _version = bot_table(seats, stacked=False)
     for width, height in SIZES[:2]:
         context = browser.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(15_000)
@@ -192,13 +200,14 @@ def test_larger_tables_fit_a_phone_screen(
 
 @pytest.mark.e2e
 def test_panels_open_from_the_toolbar_and_close_with_escape(
-    browser, live_server_url, server_channel_layer  # noqa: F811
+    browser,
+    live_server_url,
 ):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
-        table_id, version = bot_table(2, stacked=True)
+        table_id, _version = bot_table(2, stacked=True)
         log_in(page, live_server_url, "alice")
         page.goto(f"{live_server_url}/tables/{table_id}/")
         my_turn(page, "draw")
@@ -224,13 +233,14 @@ def test_panels_open_from_the_toolbar_and_close_with_escape(
 
 @pytest.mark.e2e
 def test_a_click_on_a_pile_card_that_cannot_be_taken_says_why(
-    browser, live_server_url, server_channel_layer  # noqa: F811
+    browser,
+    live_server_url,
 ):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
-        table_id, version = bot_table(2, stacked=True)
+        table_id, _version = bot_table(2, stacked=True)
         log_in(page, live_server_url, "alice")
         page.goto(f"{live_server_url}/tables/{table_id}/")
         my_turn(page, "draw")
@@ -248,13 +258,15 @@ def test_a_click_on_a_pile_card_that_cannot_be_taken_says_why(
 @pytest.mark.e2e
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_the_drawn_card_is_marked_and_moves_unless_motion_is_reduced(
-    browser, live_server_url, server_channel_layer, motion  # noqa: F811
+    browser,
+    live_server_url,
+    motion,
 ):
     context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion=motion)
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
-        table_id, version = bot_table(2, stacked=True)
+        table_id, _version = bot_table(2, stacked=True)
         log_in(page, live_server_url, "alice")
         page.goto(f"{live_server_url}/tables/{table_id}/")
         my_turn(page, "draw")
@@ -285,18 +297,21 @@ def test_the_drawn_card_is_marked_and_moves_unless_motion_is_reduced(
 
 
 def hand_order(page: Any) -> list[str]:
-    return page.eval_on_selector_all("#my-hand .hand-card", "cards => cards.map(c => c.dataset.card)")
+    return page.eval_on_selector_all(
+        "#my-hand .hand-card", "cards => cards.map(c => c.dataset.card)"
+    )
 
 
 @pytest.mark.e2e
 def test_the_hand_is_rearranged_by_keyboard_and_a_reload_keeps_the_order(
-    browser, live_server_url, server_channel_layer  # noqa: F811
+    browser,
+    live_server_url,
 ):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
-        table_id, version = bot_table(2, stacked=True)
+        table_id, _version = bot_table(2, stacked=True)
         log_in(page, live_server_url, "alice")
         page.goto(f"{live_server_url}/tables/{table_id}/")
         my_turn(page, "draw")
@@ -320,13 +335,14 @@ def test_the_hand_is_rearranged_by_keyboard_and_a_reload_keeps_the_order(
 
 @pytest.mark.e2e
 def test_ready_deals_the_next_hand_and_the_summary_stays_until_closed(
-    browser, live_server_url, server_channel_layer  # noqa: F811
+    browser,
+    live_server_url,
 ):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
-        table_id, version = bot_table(2, stacked=True)
+        table_id, _version = bot_table(2, stacked=True)
         log_in(page, live_server_url, "alice")
         page.goto(f"{live_server_url}/tables/{table_id}/")
         my_turn(page, "draw")
@@ -364,13 +380,14 @@ def test_ready_deals_the_next_hand_and_the_summary_stays_until_closed(
 
 @pytest.mark.e2e
 def test_the_hint_marks_exactly_the_cards_a_legal_meld_or_lay_off_uses(
-    browser, live_server_url, server_channel_layer  # noqa: F811
+    browser,
+    live_server_url,
 ):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
-        table_id, version = bot_table(2, stacked=True)
+        table_id, _version = bot_table(2, stacked=True)
         log_in(page, live_server_url, "alice")
         page.goto(f"{live_server_url}/tables/{table_id}/")
         my_turn(page, "draw")
