@@ -222,6 +222,11 @@ def test_panels_open_from_the_toolbar_and_close_with_escape(
         my_turn(page, "play")
         assert page.locator("#log").is_visible()
         assert "drew from the stock" in page.locator("#log li").last.inner_text()
+        newest_in_view = page.evaluate(
+            """() => { const log = document.getElementById('log');
+            return log.scrollTop + log.clientHeight >= log.scrollHeight - 2; }"""
+        )
+        assert newest_in_view, "the history opens scrolled to its newest line"
         page.keyboard.press("Escape")
         assert not page.locator("#log").is_visible()
         assert history.get_attribute("aria-expanded") == "false"
