@@ -309,3 +309,36 @@ def test_a_first_timeout_tells_the_player_a_move_was_made_for_them(alice):
     state_bar = re.search(r'<div id="table-state".*?</div>', html, re.S).group(0)
     assert "Your time ran out; a move was made for you." in state_bar
     assert not Seat.objects.get(table=table, index=0).autoplay  # only the second hands it on
+
+
+def test_oklahoma_offers_lay_off_here_only_on_the_players_own_melds(alice):
+    from games import bot_turns
+
+    table = start_table(alice, seats=2, preset="oklahoma")
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(3000):
+        table.refresh_from_db()
+        snap = selectors.load_snapshot(table.pk)
+        if table.status != Table.Status.PLAYING or checked >= 5:
+            break
+        if snap.hand.status == Hand.Status.OVER:
+            services.hand_next(table_id=table.pk)
+            continue
+        state = snap.state
+        theirs = [m.id for m in state.melds if m.owners[0] != 0]
+        if state.to_act == (0,) and state.phase == engine.Phase.PLAY and theirs:
+            html = presenters.state_html(snap, 0, alice)
+            offered = {int(n) for n in re.findall(r"Lay off here<span[^>]*> on meld (\d+)", html)}
+            assert not offered & set(theirs), (offered, theirs)
+            checked += 1
+        if not bot_turns.play_one(table.pk, table.version, rng=rng):
+            seat = state.to_act[0]
+            action = rng.choice(engine.legal_actions(state, seat))
+            services.move_submit(
+                table_id=table.pk,
+                seat=seat,
+                action=engine.action_to_json(action),
+                expected_version=snap.version,
+            )
+    assert checked >= 1, "no position with an opponent's meld on Alice's turn"
