@@ -308,6 +308,10 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
         with the version, so a stale version's seat is refused with the move anyway)."""
         return selectors.load_snapshot(self.table_id, version).seat_of(self._user_id())
 
+    def _names(self) -> list[str]:
+        """The seats' names, for refusals the engine words with seat numbers."""
+        return selectors.load_snapshot(self.table_id).names()
+
     async def _send_json(self, payload: dict[str, Any]) -> None:
         await self.send(text_data=presenters.encode(payload))
 
@@ -322,7 +326,8 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
                 payload["version"] = version
             await self._send_json(payload)
         else:
-            await self.send(text_data=presenters.error_html(code, message))
+            names = await db(self._names)()
+            await self.send(text_data=presenters.error_html(code, message, names))
 
 
 def _submit_move(**kwargs: Any) -> tuple[services.MoveOutcome, list[broadcast.Message]]:

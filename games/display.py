@@ -10,6 +10,7 @@ Pure functions of plain data (Django only for HTML escaping), tested without a d
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -59,7 +60,7 @@ def card(code: str, **extra: Any) -> dict[str, Any]:
     return _with_faces({**info, **extra}) if _FACE_KEYS & extra.keys() else {**info, **extra}
 
 
-_FACE_KEYS = frozenset({"stands_for", "owner_name"})
+_FACE_KEYS = frozenset({"stands_for", "owner_name", "owner_mark"})
 _FACE = (
     '<span class="pcard pcard-{}{}" role="img" aria-label="{}">'
     '<span class="pcard-rank" aria-hidden="true">{}</span>'
@@ -77,11 +78,15 @@ def _with_faces(info: dict[str, Any]) -> dict[str, Any]:
         )
     if info.get("owner_name"):
         aria += f", scored by {info['owner_name']}"
-        marks += format_html(
-            '<span class="pcard-owner" aria-hidden="true" title="{}">{}</span>',
-            info["owner_name"],
-            info["owner_name"][:1].upper(),
-        )
+        # On the table a card shows its scorer's seat token (the same as on their seat) only
+        # where it differs from the meld's owner; the replay keeps the initial.
+        mark = info.get("owner_mark", info["owner_name"][:1].upper())
+        if mark:
+            marks += format_html(
+                '<span class="pcard-owner" aria-hidden="true" title="{}">{}</span>',
+                info["owner_name"],
+                mark,
+            )
     marks = mark_safe(marks)  # every piece above went through format_html
     suit, rank, symbol = info["suit"], info["rank"], info["symbol"]
     info["html"] = format_html(_FACE, suit, "", aria, rank, symbol, marks)
@@ -118,6 +123,15 @@ def cards_text(codes: Iterable[str]) -> str:
 
 def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
+_ENGINE_SEAT = re.compile(r"\bbelongs to seat (\d+)\b")
+
+
+def named_seats(message: str, names: Sequence[str]) -> str:
+    """An engine refusal with its seat numbers (0-based: the engine knows no names, e.g.
+    oklahoma's "meld 1 belongs to seat 1") given as the players' names."""
+    return _ENGINE_SEAT.sub(lambda m: "belongs to " + _name(names, int(m.group(1))), message)
 
 
 # --- the live hand ------------------------------------------------------------------------
@@ -181,6 +195,7 @@ def players(
         index = info["index"]
         row = {
             **info,
+            "token": seat_token(index),
             "presence_info": {"seat": index, "connected": info["connected"]},
             "is_me": index == my_seat,
             "hand_size": view["hand_sizes"][index] if view else None,
@@ -219,6 +234,20 @@ def _dealt_face_up_still_held(
         if seat < len(known) and code in known[seat]:
             held[seat].append(code)
     return held
+
+
+def around_the_table(
+    rows: Sequence[dict[str, Any]], my_seat: int | None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The seats as they sit around the table from the viewer's chair: the others in playing
+    order starting with the next to play (left to right across the top), and the viewer's
+    own seat apart, for the bottom edge beside their hand. A spectator sees every seat from
+    seat 1 on."""
+    if my_seat is None or not 0 <= my_seat < len(rows):
+        return list(rows), None
+    count = len(rows)
+    others = [rows[(my_seat + step) % count] for step in range(1, count)]
+    return others, rows[my_seat]
 
 
 def side_breakdown(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
@@ -276,16 +305,64 @@ def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, An
             stands_for = None
             if entry["card"] != reading:  # a joker or a wild card (oklahoma's deuces)
                 stands_for = engine.card_label(reading)
+            laid_by = meld["cards"][0]["owner"] if meld["cards"] else owner
             items.append(
                 card(
                     entry["card"],
                     owner=owner,
                     owner_name=_name(names, owner),
+                    owner_mark=seat_token(owner) if owner != laid_by else "",
                     stands_for=stands_for,
                 )
             )
-        out.append({"id": meld["id"], "kind": meld["kind"], "cards": items})
+        owner = meld["cards"][0]["owner"] if meld["cards"] else -1
+        out.append(
+            {
+                "id": meld["id"],
+                "kind": meld["kind"],
+                "cards": items,
+                "owner": owner,
+                "owner_name": _name(names, owner),
+            }
+        )
     return out
+
+
+def seat_token(seat: int) -> str:
+    """The short mark of a seat (its number), shown on its place at the table and on the
+    cards it laid off on others' melds: names are too long for a card and initials repeat."""
+    return str(seat + 1)
+
+
+def melds_by_owner(
+    melds: Sequence[dict[str, Any]],
+    names: Sequence[str],
+    my_seat: int | None,
+    legal: Sequence[dict[str, Any]] = (),
+) -> list[dict[str, Any]]:
+    """The table's melds in groups, one per player who laid melds down, each under the
+    player's full name; the viewer's group first, then the others in seat order after them.
+    Each meld knows whether the viewer can lay off on it now (from the legal moves, so
+    "Lay off here" is offered only where the engine allows it: never on an opponent's meld
+    in oklahoma)."""
+    targets = {a.get("meld") for a in legal if a["type"] in ("lay_off", "play_natural")}
+    count = len(names)
+    start = my_seat if my_seat is not None else 0
+    groups: dict[int, dict[str, Any]] = {}
+    for meld in melds:
+        owner = meld["owner"]
+        group = groups.setdefault(
+            owner,
+            {
+                "seat": owner,
+                "name": _name(names, owner),
+                "token": seat_token(owner),
+                "is_me": owner == my_seat,
+                "melds": [],
+            },
+        )
+        group["melds"].append({**meld, "can_lay_off": meld["id"] in targets})
+    return sorted(groups.values(), key=lambda g: (g["seat"] - start) % max(count, 1))
 
 
 def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -313,17 +390,42 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
             info["take_text"] = _take_text(code, brings, where)
             info["button_html"] = format_html(
                 '<button type="button" class="pile-pick pcard pcard-{}" data-depth="{}"'
-                ' data-kind="{}" data-take-text="{}" aria-label="{} {}">{}</button>',
+                ' data-kind="{}" data-take-text="{}" data-brings="{}"'
+                ' aria-label="{} {}">{}</button>',
                 info["suit"],
                 depth,
                 "claim_rummy" if info["claimable"] else "take_discard",
                 info["take_text"],
+                len(brings),
                 verb,
                 _take_name(code, brings, where),
                 _PIPS.get(code, ""),
             )
         out.append(info)
     return out
+
+
+def pile_refusal(view: dict[str, Any] | None, legal: Sequence[dict[str, Any]]) -> str:
+    """Why a pile card that is not marked takeable cannot be taken now, for the message a
+    click on it shows (the pile's cards are buttons that say this instead of doing nothing)."""
+    if view is None or view.get("seat") is None:
+        return "You are watching: only the players take cards."
+    if not legal:
+        return "It is not your turn."
+    kinds = {a["type"] for a in legal}
+    if view["phase"] == "play":
+        return "You have drawn already this turn: meld, lay off or discard."
+    if "take_discard" in kinds:
+        return (
+            "That card cannot be taken: only the cards with a dashed border can. A card "
+            "you take must be used at once in a meld or laid off."
+        )
+    if "draw_stock" in kinds:
+        return (
+            "No card in the pile can be taken now (a card you take must be used at once "
+            "in a meld or laid off): draw from the stock."
+        )
+    return "No card in the pile can be taken now."
 
 
 def _takes_whole_pile(view: dict[str, Any]) -> bool:
@@ -369,8 +471,15 @@ def obligation_text(view: dict[str, Any], names: Sequence[str]) -> str | None:
     return f"{_name(names, duty['seat'])} must use the {label} {how}."
 
 
-def status_text(view: dict[str, Any], names: Sequence[str], my_seat: int | None) -> str:
-    """One line on whose move it is and what they may do."""
+def status_text(
+    view: dict[str, Any],
+    names: Sequence[str],
+    my_seat: int | None,
+    legal: Sequence[dict[str, Any]] | None = None,
+) -> str:
+    """One line on whose move it is and what they may do: only the moves ``legal`` holds
+    (when given), so the line never offers the pile when no card of it can be taken, nor the
+    stock when it is empty."""
     phase = view["phase"]
     to_act = view["to_act"]
     mine = my_seat is not None and my_seat in to_act
@@ -390,11 +499,33 @@ def status_text(view: dict[str, Any], names: Sequence[str], my_seat: int | None)
         return f"{who} may take the up-card."
     if phase == "draw":
         if mine:
-            return "Your turn: draw from the stock or take from the pile."
+            return "Your turn: " + _draw_choices(legal) + "."
         return f"{who} is drawing."
     if mine:
         return "Your turn: meld or lay off if you can, then discard."
     return f"{who} is playing."
+
+
+def _draw_choices(legal: Sequence[dict[str, Any]] | None) -> str:
+    if legal is None:
+        return "draw from the stock or take from the pile"
+    kinds = {a["type"] for a in legal}
+    draw, take = "draw_stock" in kinds, "take_discard" in kinds
+    if draw and take:
+        return "draw from the stock or take from the pile"
+    if take:
+        return "take from the pile (the stock is empty)"
+    if draw:
+        return "draw from the stock"
+    return "choose your move"
+
+
+def hand_end_line(last: str | None, status: str) -> str:
+    """The status line's words once the last event has been said: "...went out; the hand is
+    over" is not followed by "The hand is over." again."""
+    if last and status and status.rstrip(".").lower() in last.lower():
+        return ""
+    return status
 
 
 def last_event(view: dict[str, Any], names: Sequence[str]) -> str | None:
@@ -408,6 +539,12 @@ def action_log(view: dict[str, Any], names: Sequence[str], limit: int = LOG_LINE
     """The hand's public history in words, newest last."""
     events = [engine.Event.from_json(item) for item in view["history"][-limit:]]
     return [event.text(list(names)) for event in events]
+
+
+def log_start(view: dict[str, Any], limit: int = LOG_LINES) -> int:
+    """The number of the first line ``action_log`` shows: the list keeps counting from the
+    hand's first event when older lines are dropped, instead of starting again at 1."""
+    return max(1, len(view["history"]) - limit + 1)
 
 
 # --- the controls ------------------------------------------------------------------------

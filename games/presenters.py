@@ -15,7 +15,7 @@ import orjson
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import display, engine, services
+from games import clock, display, engine, services
 from games.models import Game, Hand, Table
 from games.selectors import LobbySeat, LobbyTable, TableSnapshot
 
@@ -86,7 +86,8 @@ def _figures(result: dict[str, Any] | None) -> dict[str, Any] | None:
     if result is None:
         return None
     seats = [{k: v for k, v in seat.items() if k != "lines"} for seat in result.get("seats", [])]
-    return {**result, "seats": seats}
+    # "ready" (who pressed Ready between hands, services.hand_ready) is no score figure.
+    return {**{k: v for k, v in result.items() if k != "ready"}, "seats": seats}
 
 
 def game_summary(snap: TableSnapshot) -> dict[str, Any] | None:
@@ -214,6 +215,8 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
     games.display; the snapshot's full state is deliberately not passed to templates.
     """
     seat = checked_seat(snap, seat, user)
+    if seat is not None and snap.seats[seat].left:
+        seat = None  # they left the game: a bot plays the seat, they may watch
     payload = state_payload(snap, seat)
     view = payload["view"]
     legal = payload["legal"]
@@ -267,17 +270,29 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         ),
         "deadline": _deadline(snap),
         "covered": _covered(snap, seat),
+        "can_leave": seat is not None and table.status == Table.Status.PLAYING,
+        "timed_out": seat is not None
+        and snap.seats[seat].timeouts > 0
+        and not snap.seats[seat].autoplay,
+        "hand_pause": round(clock.hand_pause_s()),
     }
+    ctx["opponents"], ctx["me"] = display.around_the_table(ctx["players"], seat)
+    ctx.update(_hand_summary(snap, seat, names, over))
     if view is not None:
+        last = display.last_event(view, names)
+        melds = display.table_melds(view, names)
         ctx.update(
             hand=display.my_hand(view),
-            melds=display.table_melds(view, names),
+            melds=melds,
+            meld_groups=display.melds_by_owner(melds, names, seat, legal),
             pile=display.discard_pile(view, legal),
+            pile_refusal=display.pile_refusal(view, legal),
             obligation=display.obligation_text(view, names),
             wild_note=display.wild_note(view),
-            status=display.status_text(view, names, seat),
+            status=display.hand_end_line(last, display.status_text(view, names, seat, legal)),
             log=display.action_log(view, names),
-            last_event=display.last_event(view, names),
+            log_start=display.log_start(view),
+            last_event=last,
             controls=display.controls(legal, view),
             breakdown=display.breakdown(view, names) if over else [],
             side_breakdown=display.side_breakdown(view, names) if over else [],
@@ -291,6 +306,43 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
 
 
 BOT_LEVEL_CHOICES = [(level, level.title()) for level in services.BOT_LEVELS]
+
+
+def _hand_summary(
+    snap: TableSnapshot, seat: int | None, names: list[str], over: bool
+) -> dict[str, Any]:
+    """The latest finished hand of the game, for the summary panel: it is rendered while the
+    next hand is played too, so it stays on a player's screen until they close it (the page
+    remembers which hand they closed). Its cards are public while the hand is over; once
+    the next one is dealt only the figures stay. "Ready" is offered to a seated person
+    during the pause between hands."""
+    finished = [h for h in snap.past_hands if h.result]
+    if not finished:
+        return {"summary": [], "summary_hand": None, "ready_offered": False}
+    hand = finished[-1]
+    result = {"result": hand.result}
+    game = snap.game
+    between = (
+        over
+        and game is not None
+        and game.status != Game.Status.FINISHED
+        and snap.table.status == Table.Status.PLAYING
+        and not snap.table.managed
+    )
+    person = seat is not None and not snap.seats[seat].is_bot
+    summary = display.breakdown(result, names)
+    if not over:
+        # A new hand is dealt from the same deck: the old hand's cards would read as
+        # cards of this one, so past the deal the summary keeps only the figures.
+        summary = [{**row, "plus": [], "minus": []} for row in summary]
+    return {
+        "summary": summary,
+        "summary_sides": display.side_breakdown(result, names),
+        "summary_hand": hand.number,
+        "summary_current": over,
+        "ready_offered": between and person,
+        "ready_pressed": person and seat in (hand.result.get("ready") or []),
+    }
 
 
 def _shown_totals(snap: TableSnapshot, view: dict[str, Any] | None) -> list[int] | None:
@@ -331,7 +383,9 @@ def presence_html(presence: dict[str, Any]) -> str:
     return render_to_string("games/partials/presence.html", {"presence": presence})
 
 
-def error_html(code: str, message: str) -> str:
+def error_html(code: str, message: str, names: list[str] | None = None) -> str:
+    if names:
+        message = display.named_seats(message, names)
     return render_to_string("games/partials/error.html", {"code": code, "message": message})
 
 

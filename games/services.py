@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -452,6 +451,51 @@ def hand_next(*, table_id: int, expected_version: int | None = None) -> Hand | N
     return new
 
 
+def hand_ready(*, table_id: int, user: User) -> bool:
+    """The person says they are ready for the next hand, during the pause between hands.
+
+    The pause (clock.hand_pause_s, armed when the hand ended) ends early once every person
+    seated and connected has said so: the next hand is dealt now, and the armed task then
+    finds the version moved on. It never lasts longer: the task deals at the pause's end
+    whoever pressed what. Who is ready is kept in the finished hand's result (no version
+    bump, so the armed task stays valid). Returns whether the next hand was dealt.
+    """
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        hand = current_hand(table)
+        if (
+            table.status != Table.Status.PLAYING
+            or table.managed
+            or table.paused_at is not None
+            or hand is None
+            or hand.status != Hand.Status.OVER
+            or hand.game.status != Game.Status.PLAYING
+        ):
+            raise TableError("not_between_hands", "There is no pause between hands now.")
+        seats = _seats(table)
+        mine = next((s for s in seats if s.user_id == user.pk and not s.left), None)
+        if mine is None:
+            raise TableError("not_seated", "Only the players at this table say Ready.")
+        result = dict(hand.result or {})
+        ready = sorted({*result.get("ready", []), mine.index})
+        result["ready"] = ready
+        Hand.objects.filter(pk=hand.pk).update(result=result)
+        waiting_for = [
+            s.index
+            for s in seats
+            if s.user_id is not None
+            and not s.bot_level
+            and not s.autoplay
+            and not s.left
+            and s.connections > 0
+            and s.index not in ready
+        ]
+        version = table.version
+    if waiting_for:
+        return False
+    return hand_next(table_id=table_id, expected_version=version) is not None
+
+
 def current_hand(table: Table) -> Hand | None:
     return (
         Hand.objects.filter(game__table=table)
@@ -781,7 +825,8 @@ def table_abort(*, table_id: int, reason: str) -> None:
 
 
 def hand_pause_seconds() -> float:
-    return float(getattr(settings, "HAND_PAUSE_SECONDS", 6))
+    """The pause between hands: defined once, in games.clock."""
+    return clock.hand_pause_s()
 
 
 # --- presence and chat (no version bump: neither changes the game) --------------------------
@@ -956,7 +1001,10 @@ def _count_timeout(table_id: int, seat: int) -> None:
             autoplay=False,
             user__isnull=False,
         ).update(autoplay=True)
-        if handed and table.status == Table.Status.PLAYING:
+        # A person's first timeout is news to them too: the page says "time ran out; a move
+        # was made for you" (a new version, so the pages hear of it).
+        person = Seat.objects.filter(table=table, index=seat, user__isnull=False).exists()
+        if (handed or person) and table.status == Table.Status.PLAYING:
             version = _bump(table)
             _refresh_due(table)
             _announce(table.pk, version)

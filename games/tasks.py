@@ -21,7 +21,11 @@ def bot_delay_seconds() -> float:
 
 
 def hand_pause_seconds() -> float:
-    return float(getattr(settings, "HAND_PAUSE_SECONDS", 6.0))
+    """The pause between hands: defined once, in games.clock (its due moment, which the
+    sweeper also reads, and this countdown are the same setting)."""
+    from games import clock
+
+    return clock.hand_pause_s()
 
 
 def schedule_table_work(

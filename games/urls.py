@@ -13,6 +13,7 @@ urlpatterns = [
     path("tables/<int:table_id>/seat/", views.seat_change, name="seat_change"),
     path("tables/<int:table_id>/leave/", views.seat_leave, name="seat_leave"),
     path("tables/<int:table_id>/back/", views.seat_back, name="seat_back"),
+    path("tables/<int:table_id>/ready/", views.hand_ready, name="hand_ready"),
     path("tables/<int:table_id>/bot/", views.seat_bot, name="seat_bot"),
     path("tables/<int:table_id>/remove/", views.seat_remove, name="seat_remove"),
     path("tables/<int:table_id>/start/", views.table_start, name="table_start"),

@@ -294,6 +294,18 @@ def seat_leave(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def hand_ready(request: HttpRequest, table_id: int) -> HttpResponse:
+    """ "Ready" between hands: the pause ends once every connected person has said so."""
+    _get_table(request, table_id)
+    try:
+        services.hand_ready(table_id=table_id, user=request.user)
+    except services.TableError as exc:
+        return _refused(request, table_id, exc)
+    return _done(request, table_id, reload=False)
+
+
+@login_required
+@require_POST
 def seat_back(request: HttpRequest, table_id: int) -> HttpResponse:
     """ "I'm back": take the seat back from the bot that covered for you."""
     _get_table(request, table_id)

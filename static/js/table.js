@@ -154,18 +154,108 @@
     }
   });
 
+  // Your own order of the hand (drag, or Shift+arrow keys on a card), kept in the browser
+  // for this hand, so a reload restores it; "by suit" or "by rank" goes back to a sort.
+  function handKey() {
+    const state = tableState();
+    return state && state.dataset.hand ? `rummy.order.${root.dataset.tableId}.${state.dataset.hand}` : null;
+  }
+
+  function ownOrder() {
+    const key = handKey();
+    if (!key) {
+      return null;
+    }
+    try {
+      const order = JSON.parse(store.get(key, "null"));
+      return Array.isArray(order) ? order : null;
+    } catch (_error) {
+      return null;
+    }
+  }
+
+  function saveOwnOrder() {
+    const key = handKey();
+    if (key) {
+      store.set(key, JSON.stringify(handButtons().map((button) => button.dataset.card)));
+    }
+  }
+
   function applySort() {
     const holder = document.querySelector("#my-hand .hand-cards");
+    const order = ownOrder();
     if (holder) {
       const key = sortMode === "rank" ? "rankOrder" : "suitOrder";
-      handButtons()
-        .sort((a, b) => Number(a.dataset[key]) - Number(b.dataset[key]))
-        .forEach((button) => holder.appendChild(button));
+      const sorted = handButtons().sort((a, b) => Number(a.dataset[key]) - Number(b.dataset[key]));
+      if (order) {
+        // Cards not in the saved order (just drawn or taken) go to the right end.
+        const left = [...order];
+        const place = new Map();
+        sorted.forEach((button) => {
+          const at = left.indexOf(button.dataset.card);
+          place.set(button, at >= 0 ? at : order.length + sorted.indexOf(button));
+          if (at >= 0) {
+            left[at] = null;
+          }
+        });
+        sorted.sort((a, b) => place.get(a) - place.get(b));
+      }
+      sorted.forEach((button) => {
+        button.draggable = true;
+        holder.appendChild(button);
+      });
     }
     document.querySelectorAll("[data-sort]").forEach((button) => {
-      button.setAttribute("aria-pressed", String(button.dataset.sort === sortMode));
+      button.setAttribute("aria-pressed", String(!order && button.dataset.sort === sortMode));
     });
   }
+
+  function moveCard(button, step) {
+    const buttons = handButtons();
+    const at = buttons.indexOf(button);
+    const to = at + step;
+    if (at < 0 || to < 0 || to >= buttons.length) {
+      return;
+    }
+    const holder = button.parentElement;
+    holder.insertBefore(button, step < 0 ? buttons[to] : buttons[to].nextSibling);
+    saveOwnOrder();
+    button.focus();
+    const box = byId("announcer");
+    if (box) {
+      box.textContent = `${button.getAttribute("aria-label")}: place ${to + 1} of ${buttons.length}.`;
+    }
+  }
+
+  let dragged = null;
+  root.addEventListener("dragstart", (event) => {
+    const card = event.target.closest && event.target.closest(".hand-card");
+    if (card) {
+      dragged = card;
+      event.dataTransfer.effectAllowed = "move";
+      event.dataTransfer.setData("text/plain", card.dataset.card);
+    }
+  });
+  root.addEventListener("dragover", (event) => {
+    if (dragged && event.target.closest && event.target.closest("#my-hand .hand-cards")) {
+      event.preventDefault();
+    }
+  });
+  root.addEventListener("drop", (event) => {
+    const over = event.target.closest && event.target.closest(".hand-card");
+    if (dragged && over && over !== dragged) {
+      event.preventDefault();
+      const buttons = handButtons();
+      const after = buttons.indexOf(over) > buttons.indexOf(dragged);
+      over.parentElement.insertBefore(dragged, after ? over.nextSibling : over);
+      saveOwnOrder();
+      applySort();
+    }
+    dragged = null;
+  });
+  root.addEventListener("dragend", () => {
+    dragged = null;
+  });
 
   // --- commands ----------------------------------------------------------------------------
 
@@ -275,11 +365,18 @@
   function askTake(button) {
     const box = byId("take-confirm");
     const text = byId("take-confirm-text");
+    const claim = button.dataset.kind === "claim_rummy";
+    const take = { type: button.dataset.kind, depth: Number(button.dataset.depth) };
+    // A single card (nothing comes with it) needs no second question; a deeper take, a
+    // whole pile or a Rummy call says what comes along before it is sent.
+    if (!claim && button.dataset.brings === "0") {
+      send(take);
+      return;
+    }
     if (!box || !text) {
       return;
     }
-    const claim = button.dataset.kind === "claim_rummy";
-    pendingTake = { type: button.dataset.kind, depth: Number(button.dataset.depth) };
+    pendingTake = take;
     const call = byId("pile")?.dataset.claimWord || "Rummy";
     text.textContent = `${claim ? `Call ${call} and take` : "Take"} ${button.dataset.takeText}?`;
     box.hidden = false;
@@ -297,6 +394,55 @@
     pendingTake = null;
   }
 
+  // The hint marks the cards of your hand that some legal meld or lay-off uses now: it reads
+  // the server's legal moves, so it is never wrong and never shows more than they do.
+  let hintOn = store.get("rummy.hint", "off") === "on";
+
+  function applyHint() {
+    const usable = new Set();
+    if (hintOn) {
+      legalActions().forEach((action) => {
+        if (action.type === "meld") {
+          action.cards.forEach((code) => usable.add(code));
+        } else if (action.type === "lay_off" || action.type === "play_natural") {
+          usable.add(action.card);
+        }
+      });
+    }
+    handButtons().forEach((button) => {
+      const on = usable.has(button.dataset.card);
+      button.classList.toggle("hint-card", on);
+      const described = (button.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== "hint-note");
+      if (on) {
+        described.push("hint-note");
+      }
+      if (described.length) {
+        button.setAttribute("aria-describedby", described.join(" "));
+      } else {
+        button.removeAttribute("aria-describedby");
+      }
+    });
+    const toggle = byId("hint-button");
+    if (toggle) {
+      toggle.setAttribute("aria-pressed", String(hintOn));
+    }
+  }
+
+  function clearSelection() {
+    handButtons().forEach((button) => button.setAttribute("aria-pressed", "false"));
+    clearError();
+  }
+
+  // A pile card that cannot be taken is no button; a click on it says why instead of
+  // doing nothing (the server words the reason from the legal moves: #pile[data-refusal]).
+  root.addEventListener("click", (event) => {
+    const face = event.target.closest && event.target.closest(".pile-fan .pcard");
+    if (face && !face.classList.contains("pile-pick")) {
+      const pile = byId("pile");
+      showError((pile && pile.dataset.refusal) || "That card cannot be taken now.");
+    }
+  });
+
   root.addEventListener("click", (event) => {
     const target = event.target.closest("button");
     if (!target || !root.contains(target)) {
@@ -312,6 +458,16 @@
       layOff(Number(target.dataset.meld));
     } else if (target.classList.contains("pile-pick")) {
       askTake(target);
+    } else if (target.dataset.command === "clear") {
+      clearSelection();
+    } else if (target.dataset.command === "hint") {
+      hintOn = !hintOn;
+      store.set("rummy.hint", hintOn ? "on" : "off");
+      applyHint();
+    } else if (target.classList.contains("panel-toggle")) {
+      togglePanel(target);
+    } else if (target.dataset.close === "hand-end") {
+      closeSummary();
     } else if (target.id === "take-confirm-yes") {
       confirmTake(true);
     } else if (target.id === "take-confirm-no") {
@@ -321,6 +477,14 @@
     } else if (target.dataset.sort) {
       sortMode = target.dataset.sort;
       store.set("rummy.sort", sortMode);
+      const key = handKey();
+      if (key) {
+        try {
+          window.localStorage.removeItem(key);
+        } catch (_error) {
+          // nothing stored
+        }
+      }
       applySort();
     } else if (target.dataset.copy) {
       const field = document.querySelector(target.dataset.copy);
@@ -335,6 +499,11 @@
 
   root.addEventListener("keydown", (event) => {
     const card = event.target.closest && event.target.closest(".hand-card");
+    if (card && event.shiftKey && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+      moveCard(card, event.key === "ArrowLeft" ? -1 : 1);
+      event.preventDefault();
+      return;
+    }
     if (card && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
       const buttons = handButtons();
       const at = buttons.indexOf(card);
@@ -359,6 +528,285 @@
       event.preventDefault();
     } else if (event.key === "Escape") {
       confirmTake(false);
+      closePanels();
+    }
+  });
+
+  // --- panels: history, scores, chat, table facts -------------------------------------------
+  // Disclosure buttons (aria-expanded, aria-controls). The open panel is kept on #table-root,
+  // which is never swapped, so a push that replaces #log or #score-sheet keeps it open.
+
+  function panelButtons() {
+    return Array.from(document.querySelectorAll(".panel-toggle"));
+  }
+
+  function openPanel(id) {
+    if (id) {
+      root.dataset.open = id;
+    } else {
+      delete root.dataset.open;
+    }
+    panelButtons().forEach((button) => {
+      button.setAttribute("aria-expanded", String(button.getAttribute("aria-controls") === id));
+    });
+    if (id === "log") {
+      scrollLogToNewest();
+    }
+    if (id === "chat-panel") {
+      const unread = byId("chat-unread");
+      if (unread) {
+        unread.hidden = true;
+      }
+    }
+  }
+
+  function togglePanel(button) {
+    const id = button.getAttribute("aria-controls");
+    openPanel(root.dataset.open === id ? null : id);
+  }
+
+  function closePanels() {
+    if (root.dataset.open) {
+      const button = panelButtons().find((b) => b.getAttribute("aria-controls") === root.dataset.open);
+      openPanel(null);
+      if (button) {
+        button.focus();
+      }
+    }
+  }
+
+  // A long pile scrolls inside its area; the top card (the newest, on the right) stays in view.
+  function showPileTop() {
+    const discards = document.querySelector("#pile .discards");
+    if (discards) {
+      discards.scrollLeft = discards.scrollWidth;
+    }
+  }
+
+  function scrollLogToNewest() {
+    const lines = document.querySelector("#log .log-lines");
+    if (lines) {
+      lines.scrollTop = lines.scrollHeight;
+    }
+    const log = byId("log");
+    if (log) {
+      log.scrollTop = log.scrollHeight;
+    }
+  }
+
+  // --- the hand-end summary: stays until its player closes it -------------------------------
+  // The server renders the latest finished hand's summary through the next hand too; the
+  // page remembers which one this player closed (per table, game and hand).
+
+  function summaryKey() {
+    const box = byId("hand-end");
+    return box && box.dataset.handKey ? `rummy.closed.${box.dataset.handKey}` : null;
+  }
+
+  function applySummary() {
+    const box = byId("hand-end");
+    const key = summaryKey();
+    if (box && key && store.get(key, "") === "1") {
+      box.hidden = true;
+    }
+  }
+
+  function closeSummary() {
+    const key = summaryKey();
+    if (key) {
+      store.set(key, "1");
+    }
+    applySummary();
+    const hand = document.querySelector("#my-hand .hand-card");
+    if (hand) {
+      hand.focus();
+    }
+  }
+
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    const form = event.detail.elt;
+    if (form && form.classList && form.classList.contains("ready-form") && event.detail.successful) {
+      const button = form.querySelector("button");
+      if (button) {
+        button.disabled = true;
+        button.textContent = "Ready: waiting for the others";
+      }
+    }
+  });
+
+  // --- moves you can see ---------------------------------------------------------------------
+  // Before each push the page notes where every card is; after it, what is new: a card new in
+  // your hand (marked "just drawn"), new cards in a meld, a new top of the pile. Each new card
+  // is highlighted and slides in from where it came from (your hand, the stock, the pile or
+  // the seat of the player who moved). prefers-reduced-motion keeps the marks and drops the
+  // movement. Nothing here decides anything: the cards are the server's.
+
+  const MOTION_MS = 450;
+  const reducedMotion = window.matchMedia
+    ? window.matchMedia("(prefers-reduced-motion: reduce)")
+    : { matches: false };
+  let before = null;
+
+  function rectOf(element) {
+    return element ? element.getBoundingClientRect() : null;
+  }
+
+  function faceKey(element) {
+    return element.dataset.card || element.getAttribute("aria-label") || "";
+  }
+
+  function cardsIn(selector) {
+    return Array.from(document.querySelectorAll(selector));
+  }
+
+  function noteTable() {
+    const hand = new Map();
+    cardsIn("#my-hand .hand-card").forEach((button) => {
+      hand.set(button.dataset.card, rectOf(button));
+    });
+    const melds = new Map();
+    cardsIn("#melds .meld").forEach((meld) => {
+      melds.set(meld.dataset.meld, cardsIn(`#melds .meld[data-meld="${meld.dataset.meld}"] .pcard`).map(faceKey));
+    });
+    const pile = cardsIn("#pile .pile-card .pcard");
+    const actor = document.querySelector("#players .player-to-act");
+    before = {
+      hand,
+      melds,
+      pileCount: pile.length,
+      pileTop: pile.length ? faceKey(pile[pile.length - 1]) : null,
+      pileRect: rectOf(pile[pile.length - 1] || document.querySelector("#pile .discards")),
+      stockRect: rectOf(document.querySelector("#pile .stock-back")),
+      actorRect: rectOf(actor),
+    };
+  }
+
+  function slideFrom(element, from) {
+    element.classList.add("just-moved");
+    if (!from || reducedMotion.matches || typeof element.animate !== "function") {
+      return;
+    }
+    const to = element.getBoundingClientRect();
+    const dx = from.left - to.left;
+    const dy = from.top - to.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) {
+      return;
+    }
+    element.animate(
+      [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+      { duration: MOTION_MS, easing: "cubic-bezier(.2, .7, .3, 1)" },
+    );
+  }
+
+  function without(list, items) {
+    const left = [...list];
+    return items.filter((item) => {
+      const at = left.indexOf(item);
+      if (at >= 0) {
+        left.splice(at, 1);
+        return false;
+      }
+      return true;
+    });
+  }
+
+  function showMoves() {
+    const was = before;
+    before = null;
+    if (!was) {
+      return;
+    }
+    document.querySelectorAll(".just-moved").forEach((element) => element.classList.remove("just-moved"));
+    const pile = cardsIn("#pile .pile-card .pcard");
+    // The new top of the pile: a discard, from the hand or the seat that made it.
+    const top = pile[pile.length - 1];
+    if (top && pile.length > was.pileCount && faceKey(top) !== was.pileTop) {
+      slideFrom(top, handRectByLabel(was, top) || was.actorRect);
+    }
+    // New cards in the melds: from your hand (your own play) or the mover's seat.
+    cardsIn("#melds .meld").forEach((meld) => {
+      const faces = cardsIn(`#melds .meld[data-meld="${meld.dataset.meld}"] .pcard`);
+      const old = was.melds.get(meld.dataset.meld) || [];
+      const added = without(old, faces.map(faceKey));
+      faces
+        .filter((face) => added.includes(faceKey(face)))
+        .forEach((face) => slideFrom(face, handRectByLabel(was, face) || was.actorRect));
+    });
+    // A card new in your hand: from the pile when the pile shrank, else from the stock.
+    const handNow = handButtons();
+    const fresh = [];
+    if (was.hand.size > 0) {
+      const codes = without([...was.hand.keys()], handNow.map((button) => button.dataset.card));
+      const fromPile = pile.length < was.pileCount;
+      // One card from the stock, or what a take brought from the pile; a whole new hand
+      // (the next deal) slides in from the stock without the "just drawn" mark.
+      const drawn = fromPile || codes.length === 1;
+      handNow
+        .filter((button) => codes.includes(button.dataset.card))
+        .forEach((button) => {
+          slideFrom(button, fromPile ? was.pileRect : was.stockRect);
+          if (drawn) {
+            fresh.push(button.dataset.card);
+          }
+        });
+    }
+    keepDrawnMarks(fresh);
+  }
+
+  // A meld's faces carry the spoken name ("nine of clubs, scored by Ana"); the hand's
+  // buttons carry the code and the name: match by the name's first words.
+  function handRectByLabel(was, face) {
+    const label = face.getAttribute("aria-label") || "";
+    for (const [code, rect] of was.hand) {
+      const name = cardName(code);
+      if (name && label.startsWith(name)) {
+        return rect;
+      }
+    }
+    return null;
+  }
+
+  function cardName(code) {
+    const ranks = { A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king" };
+    const suits = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+    if (code === "JK") {
+      return "joker";
+    }
+    return ranks[code[0]] && suits[code[1]] ? `${ranks[code[0]]} of ${suits[code[1]]}` : "";
+  }
+
+  // The drawn cards keep their mark for the rest of the turn (melding re-renders the hand).
+  let drawnCodes = [];
+
+  function markDrawn(button) {
+    button.classList.add("just-drawn");
+    const described = (button.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+    if (!described.includes("just-drawn-note")) {
+      button.setAttribute("aria-describedby", ["just-drawn-note", ...described].join(" "));
+    }
+  }
+
+  function keepDrawnMarks(fresh) {
+    const state = tableState();
+    if (!state || state.dataset.myTurn !== "true") {
+      drawnCodes = [];
+      return;
+    }
+    drawnCodes = fresh.length ? fresh : drawnCodes;
+    const left = [...drawnCodes];
+    handButtons().forEach((button) => {
+      const at = left.indexOf(button.dataset.card);
+      if (at >= 0) {
+        left.splice(at, 1);
+        markDrawn(button);
+      }
+    });
+  }
+
+  root.addEventListener("htmx:wsBeforeMessage", (event) => {
+    const message = event.detail.message;
+    if (typeof message === "string" && !message.startsWith("{") && message.includes('id="table-state"')) {
+      noteTable();
     }
   });
 
@@ -374,6 +822,14 @@
     if (text) {
       sendChat(text);
       input.value = "";
+    }
+  });
+
+  document.addEventListener("htmx:oobAfterSwap", (event) => {
+    const unread = byId("chat-unread");
+    const target = event.detail.target;
+    if (unread && target && target.id === "chat-log" && root.dataset.open !== "chat-panel") {
+      unread.hidden = false;
     }
   });
 
@@ -450,8 +906,13 @@
     announce();
     reapplySelection();
     applySort();
+    showMoves();
     turnAlert();
     tickClocks();
+    applySummary();
+    scrollLogToNewest();
+    showPileTop();
+    applyHint();
   }
 
   root.addEventListener("htmx:wsOpen", (event) => {

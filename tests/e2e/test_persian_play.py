@@ -119,6 +119,7 @@ def test_alice_and_three_bots_play_a_persian_hand_to_the_side_score_sheet(page, 
     alice.get_by_role("button", name="Discard selected").click()
 
     alice.wait_for_selector("#hand-end:not([hidden])")
+    alice.get_by_role("button", name="Scores").click()  # the score sheet is a panel
     alice.wait_for_selector("#side-sheet")
     assert "going out bonus 25" in alice.locator("#hand-end").inner_text()
 

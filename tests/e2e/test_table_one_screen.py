@@ -1,0 +1,411 @@
+"""The table fits one screen: a whole hand against a bot without scrolling the page.
+
+At 390x844, 360x740 and 1280x800, Alice plays a known two-player deal (13 cards each)
+against a bot until she goes out; at every step her hand, the draw control and the discard
+control lie inside the viewport and the page itself does not scroll. Tables of 4 and 8 seats
+are checked on the phone sizes at her first turn. The deal:
+
+    Alice: 3♣ 3♦ 3♥ 5♠ 6♠ 7♠ 9♦ 9♥ 9♣ J♥ Q♥ K♥ 2♣     up-card 8♥
+    bot:   A♣ 5♣ 7♣ J♣ A♦ 4♦ 6♦ 8♦ 2♥ 4♥ 6♥ 2♠ 10♠  (nothing to meld, take or lay off)
+    stock from the top: K♦ (Alice), K♠ (bot), 9♠ (Alice)
+
+Alice draws the K♦, melds the threes and the spades and discards the K♦; the bot draws and
+discards; Alice draws the 9♠, melds the four nines and the hearts and goes out with the 2♣.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games import bot_turns, broadcast, engine, selectors, services
+from games.models import Table
+from tests.conftest import PASSWORD, make_player
+from tests.e2e.test_table_play import on_server_side, server_channel_layer  # noqa: F401
+from tests.games.conftest import redeal
+
+ALICE = ["3C", "3D", "3H", "5S", "6S", "7S", "9D", "9H", "9C", "JH", "QH", "KH", "2C"]
+BOT = ["AC", "5C", "7C", "JC", "AD", "4D", "6D", "8D", "2H", "4H", "6H", "2S", "TS"]
+SIZES = [(390, 844), (360, 740), (1280, 800)]
+
+# The bot's moves run in this process and reach the server's sockets through its channel layer.
+pytestmark = pytest.mark.usefixtures("server_channel_layer")
+
+
+def log_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_load_state()
+
+
+def bot_table(seats: int, *, stacked: bool) -> tuple[int, int]:
+    """Alice and bots at a started table, Alice to play first; returns (table, version)."""
+
+    def work() -> tuple[int, int]:
+        from accounts.models import User
+
+        alice = User.objects.filter(username="alice").first() or make_player("alice", "Alice")
+        table = services.table_create(
+            host=alice,
+            name=f"{seats} seats",
+            preset="standard",
+            options={},
+            num_seats=seats,
+            turn_seconds=300,
+            fill_with_bots=True,
+        )
+        services.table_start(table_id=table.pk, by=alice)
+        table.refresh_from_db()
+        rules = engine.Rules.from_json(table.rules)
+        if stacked:
+            deck = engine.stack_deck(
+                rules, 2, 1, hands={0: ALICE, 1: BOT}, upcard="8H", stock=["KD", "KS", "9S"]
+            )
+            redeal(table, dealer=1, deck=deck)
+        else:
+            redeal(table, dealer=seats - 1, seed=7)
+        broadcast.table_changed(table.pk, table.version)
+        return table.pk, table.version
+
+    return on_server_side(work)
+
+
+def play_bots(table_id: int) -> None:
+    def work() -> None:
+        for step in range(40):
+            snap = selectors.load_snapshot(table_id)
+            if snap.state is None or not snap.state.to_act or snap.state.to_act[0] == 0:
+                return
+            assert bot_turns.play_one(table_id, snap.version, rng=random.Random(step))
+
+    on_server_side(work)
+
+
+def assert_one_screen(page: Any, where: str) -> None:
+    """The hand, the stock's draw control and the discard control are in view; no page scroll."""
+    height = page.evaluate("window.innerHeight")
+    width = page.evaluate("window.innerWidth")
+    scroll = page.evaluate("document.documentElement.scrollHeight")
+    assert scroll <= height, f"{where}: the page scrolls ({scroll} > {height})"
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= width, f"{where}: the page is wider than the screen ({wide} > {width})"
+    boxes = ["#my-hand .hand-cards", "#pile .stock"]
+    for selector in ("#draw-button", "#discard-button"):
+        if page.locator(selector).count():
+            boxes.append(selector)
+    for selector in boxes:
+        box = page.locator(selector).bounding_box()
+        assert box is not None, f"{where}: {selector} is not shown"
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (where, selector, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (where, selector, box)
+
+
+def card(page: Any, code: str) -> Any:
+    return page.locator("#my-hand").get_by_role("button", name=engine.card_name(code), exact=True)
+
+
+def pick(page: Any, code: str) -> None:
+    """Click a card where a person does when the hand overlaps: its corner (rank and suit)."""
+    card(page, code).click(position={"x": 6, "y": 14})
+
+
+def my_turn(page: Any, phase: str) -> None:
+    page.wait_for_selector(f'#table-state[data-my-turn="true"][data-phase="{phase}"]')
+
+
+def meld(page: Any, *codes: str) -> None:
+    for code in codes:
+        pick(page, code)
+    assert_one_screen(page, f"selected {' '.join(codes)}")
+    page.get_by_role("button", name="Meld selected").click()
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#my-hand [data-card=\"{codes[0]}\"]').length === 0"
+    )
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_whole_hand_against_a_bot_fits_one_screen(
+    browser,
+    live_server_url,
+    width,
+    height,
+):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector(f'#table-state[data-version="{version}"]')
+        my_turn(page, "draw")
+        assert page.locator("#my-hand .hand-card").count() == 13
+        assert_one_screen(page, "first draw")
+
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        assert_one_screen(page, "after drawing")
+        meld(page, "3C", "3D", "3H")
+        meld(page, "5S", "6S", "7S")
+        pick(page, "KD")
+        assert_one_screen(page, "before discarding")
+        page.get_by_role("button", name="Discard selected").click()
+        page.wait_for_selector('#table-state[data-my-turn="false"]')
+        assert_one_screen(page, "the bot's turn")
+
+        play_bots(table_id)
+        my_turn(page, "draw")
+        assert_one_screen(page, "second draw")
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        meld(page, "9D", "9H", "9C", "9S")
+        meld(page, "JH", "QH", "KH")
+        pick(page, "2C")
+        assert_one_screen(page, "the last discard")
+        page.get_by_role("button", name="Discard selected").click()
+        page.wait_for_selector("#hand-end:not([hidden])")
+        assert "went out" in page.locator("#hand-end").inner_text()
+        scroll = page.evaluate("document.documentElement.scrollHeight")
+        assert scroll <= height, "the hand-end summary opens over the table, not below it"
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("seats", [4, 8])
+def test_larger_tables_fit_a_phone_screen(
+    browser,
+    live_server_url,
+    seats,
+):
+    table_id, _version = bot_table(seats, stacked=False)
+    for width, height in SIZES[:2]:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        try:
+            log_in(page, live_server_url, "alice")
+            page.goto(f"{live_server_url}/tables/{table_id}/")
+            my_turn(page, "draw")
+            assert page.locator("#players .player").count() == seats - 1
+            assert_one_screen(page, f"{seats} seats at {width}x{height}")
+        finally:
+            context.close()
+
+
+@pytest.mark.e2e
+def test_panels_open_from_the_toolbar_and_close_with_escape(
+    browser,
+    live_server_url,
+):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, _version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        history = page.get_by_role("button", name="History")
+        assert history.get_attribute("aria-expanded") == "false"
+        assert not page.locator("#log").is_visible()
+        history.click()
+        assert history.get_attribute("aria-expanded") == "true"
+        assert page.locator("#log").is_visible()
+        # The push after a move replaces #log; the panel stays open, scrolled to the newest.
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        assert page.locator("#log").is_visible()
+        assert "drew from the stock" in page.locator("#log li").last.inner_text()
+        newest_in_view = page.evaluate(
+            """() => { const log = document.getElementById('log');
+            return log.scrollTop + log.clientHeight >= log.scrollHeight - 2; }"""
+        )
+        assert newest_in_view, "the history opens scrolled to its newest line"
+        page.keyboard.press("Escape")
+        assert not page.locator("#log").is_visible()
+        assert history.get_attribute("aria-expanded") == "false"
+        page.get_by_role("button", name="Scores").click()
+        assert page.locator("#score-sheet").is_visible()
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
+def test_a_click_on_a_pile_card_that_cannot_be_taken_says_why(
+    browser,
+    live_server_url,
+):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, _version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        # The 8♥ up-card makes nothing with Alice's cards: no dashed border, no button.
+        assert page.locator("#pile .pile-pick").count() == 0
+        assert "take from the pile" not in page.locator("#table-state").inner_text()
+        page.locator("#pile .pile-card .pcard").last.click()
+        page.wait_for_function("() => document.getElementById('move-error').textContent !== ''")
+        assert "draw from the stock" in page.locator("#move-error").inner_text()
+        assert Table.objects.filter(pk=table_id).exists()
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_drawn_card_is_marked_and_moves_unless_motion_is_reduced(
+    browser,
+    live_server_url,
+    motion,
+):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion=motion)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, _version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        # Count the card slides the page starts (Web Animations on the moved cards).
+        page.evaluate(
+            """() => { window.slides = 0; const original = Element.prototype.animate;
+            Element.prototype.animate = function (...args) { window.slides += 1;
+            return original.apply(this, args); }; }"""
+        )
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        drawn = page.locator("#my-hand .hand-card.just-drawn")
+        drawn.wait_for()
+        assert drawn.get_attribute("data-card") == "KD"
+        assert drawn.get_attribute("aria-describedby") == "just-drawn-note"
+        slides = page.evaluate("window.slides")
+        if motion == "reduce":
+            assert slides == 0
+        else:
+            assert slides >= 1
+        # The mark stays for the turn: melding re-renders the hand.
+        meld(page, "3C", "3D", "3H")
+        assert page.locator('#my-hand .hand-card.just-drawn[data-card="KD"]').count() == 1
+        # Her meld is marked on the table as the last move.
+        assert page.locator("#melds .meld[data-meld='1'] .just-moved").count() == 3
+    finally:
+        context.close()
+
+
+def hand_order(page: Any) -> list[str]:
+    return page.eval_on_selector_all(
+        "#my-hand .hand-card", "cards => cards.map(c => c.dataset.card)"
+    )
+
+
+@pytest.mark.e2e
+def test_the_hand_is_rearranged_by_keyboard_and_a_reload_keeps_the_order(
+    browser,
+    live_server_url,
+):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, _version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        first = hand_order(page)
+        card(page, first[0]).focus()
+        page.keyboard.press("Shift+ArrowRight")
+        page.keyboard.press("Shift+ArrowRight")
+        moved = hand_order(page)
+        assert moved == [first[1], first[2], first[0], *first[3:]]
+        assert page.evaluate("document.activeElement.dataset.card") == first[0]
+        page.reload()
+        my_turn(page, "draw")
+        assert hand_order(page) == moved
+        # A sort puts the hand back in order and forgets the player's own.
+        page.get_by_role("button", name="Table").click()
+        page.get_by_role("button", name="by suit").click()
+        assert hand_order(page) == first
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
+def test_ready_deals_the_next_hand_and_the_summary_stays_until_closed(
+    browser,
+    live_server_url,
+):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, _version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        meld(page, "3C", "3D", "3H")
+        meld(page, "5S", "6S", "7S")
+        pick(page, "KD")
+        page.get_by_role("button", name="Discard selected").click()
+        page.wait_for_selector('#table-state[data-my-turn="false"]')
+        play_bots(table_id)
+        my_turn(page, "draw")
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        meld(page, "9D", "9H", "9C", "9S")
+        meld(page, "JH", "QH", "KH")
+        pick(page, "2C")
+        page.get_by_role("button", name="Discard selected").click()
+
+        summary = page.locator("#hand-end")
+        summary.get_by_role("button", name="Ready for the next hand").click()
+        # Alice is the only person at the table: her Ready ends the pause at once.
+        page.wait_for_function(
+            "() => document.querySelectorAll('#my-hand .hand-card').length === 13"
+        )
+        assert summary.is_visible() and "Hand 1 is over" in summary.inner_text()
+        summary.get_by_role("button", name="Close the summary of hand 1").click()
+        assert summary.is_hidden()
+        page.reload()
+        page.wait_for_selector("#my-hand .hand-card")
+        assert page.locator("#hand-end").is_hidden()  # closed stays closed
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
+def test_the_hint_marks_exactly_the_cards_a_legal_meld_or_lay_off_uses(
+    browser,
+    live_server_url,
+):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, _version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        hint = page.get_by_role("button", name="Hint")
+        hint.click()
+        assert hint.get_attribute("aria-pressed") == "true"
+        marked = page.eval_on_selector_all(
+            "#my-hand .hint-card", "cards => cards.map(c => c.dataset.card).sort()"
+        )
+        assert marked == sorted(set(ALICE) - {"2C"})  # the K♦ drawn and the 2♣ make nothing
+        hint.click()
+        assert page.locator("#my-hand .hint-card").count() == 0
+    finally:
+        context.close()
