@@ -175,7 +175,11 @@ def players(
         index = info["index"]
         row = {
             **info,
-            "presence_info": {"seat": index, "connected": info["connected"]},
+            "presence_info": {
+                "seat": index,
+                "connected": info["connected"],
+                "state": info.get("presence", "online" if info["connected"] else "away"),
+            },
             "is_me": index == my_seat,
             "hand_size": view["hand_sizes"][index] if view else None,
             "total": totals[index] if totals and index < len(totals) else 0,
