@@ -252,8 +252,8 @@ class TableConsumer(_GoneSocketsSkipped, _FrameLimits, _NoLoopDatabase, AsyncWeb
         elif kind == "resync":
             await self._push_state(force=True)
         elif kind == "ping":
+            await self._heartbeat()  # stored before the pong: a pong means "counted"
             await self._send_json({"type": "pong", "id": frame.get("id")})
-            await self._heartbeat()
             await self._catch_up(frame.get("version"))
             return
         elif kind == "chat":
