@@ -126,3 +126,10 @@ def test_the_table_page_shows_online_away_and_bot(alice, alice_client):
     page = alice_client.get(f"/tables/{table.pk}/").content.decode()
     assert ">online<" in page
     assert "offline" not in page and "bot playing" not in page
+
+
+def test_a_presence_frame_for_the_page_says_away_not_offline():
+    html = presenters.presence_html(services.presence_info(1, online=False))
+    assert 'id="presence-1-now"' in html and 'hx-swap-oob="true"' in html
+    assert ">away<" in html and "offline" not in html
+    assert ">online<" in presenters.presence_html(services.presence_info(1, online=True))
