@@ -415,22 +415,25 @@ def _submit_move(**kwargs: Any) -> tuple[services.MoveOutcome, list[broadcast.Me
     return outcome, messages
 
 
-def _clean_text(value: Any) -> bool:
-    """No string in the frame (keys included) has a lone surrogate or a NUL."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            return False
-        if value.isascii():
-            return True
-        try:
-            value.encode()
-        except UnicodeEncodeError:
-            return False
-        return True
-    if isinstance(value, dict):
-        return all(_clean_text(k) and _clean_text(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_clean_text(v) for v in value)
+def _clean_text(frame: Any) -> bool:
+    """No string in the frame (keys included) has a lone surrogate or a NUL. A loop, not a
+    recursion: a 4 KB frame can nest a thousand levels deep."""
+    pending = [frame]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return False
+            if not value.isascii():
+                try:
+                    value.encode()
+                except UnicodeEncodeError:
+                    return False
+        elif isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
     return True
 
 
@@ -439,6 +442,8 @@ def _parse(text: str) -> dict[str, Any]:
         frame = json.loads(text)
     except ValueError:
         raise ProtocolError("malformed", "That frame is not valid JSON.") from None
+    except RecursionError:  # nesting deeper than the JSON decoder takes
+        raise ProtocolError("malformed", "That frame is nested too deeply.") from None
     if not isinstance(frame, dict):
         raise ProtocolError("malformed", "A frame must be a JSON object.")
     return frame

@@ -114,3 +114,21 @@ async def test_a_move_id_reused_for_another_move_is_a_duplicate_id(alice, caplog
     assert (await next_frame(ws, "ack"))["version"] == state["version"] + 1
     await ws.disconnect()
     assert _quiet(caplog) == []
+
+
+@pytest.mark.parametrize("depth", [900, 2000], ids=["deep", "deeper-than-the-decoder"])
+async def test_a_deeply_nested_frame_is_malformed(alice, depth, caplog):
+    """A 4 KB frame can nest arrays two thousand deep, past the JSON decoder's recursion
+    limit (RecursionError, not ValueError, which used to close the socket with 1011)."""
+    caplog.set_level(logging.INFO)
+    table = await table_for(alice)
+    ws = await connect(table, alice)
+    await next_frame(ws, "state")
+    before = await fingerprint(table.pk)
+    nested = "[" * depth + '"\\ud800"' + "]" * depth
+    await ws.send_to(text_data='{"type": "chat", "text": ' + nested + "}")
+    assert (await next_frame(ws, "error"))["code"] == "malformed"
+    await _still_answers(ws)
+    assert await fingerprint(table.pk) == before
+    await ws.disconnect()
+    assert _quiet(caplog) == []
