@@ -143,3 +143,20 @@ def test_tables_that_never_start_expire(alice):
     assert sweeper.sweep(now=later)["expired"] == 1
     table.refresh_from_db()
     assert table.status == Table.Status.EXPIRED
+
+
+def test_a_player_away_when_the_game_starts_is_covered_after_the_grace_period(alice):
+    table = services.table_create(
+        host=alice, name="t", preset="standard", options={}, num_seats=2, turn_seconds=60,
+        fill_with_bots=True,
+    )  # fmt: skip
+    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s1")
+    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="s1")
+    services.table_start(table_id=table.pk, by=alice)
+    gone = Seat.objects.get(table=table, index=0).disconnected_at
+    assert gone is not None
+    soon = gone + timedelta(seconds=clock.disconnect_grace_s() - 1)
+    assert sweeper.sweep(now=soon)["disconnect"] == 0
+    later = gone + timedelta(seconds=clock.disconnect_grace_s() + 1)
+    assert sweeper.sweep(now=later)["disconnect"] == 1
+    assert Seat.objects.get(table=table, index=0).autoplay
