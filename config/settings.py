@@ -184,8 +184,12 @@ CELERY_TASK_ALWAYS_EAGER = False
 BOT_MOVE_DELAY_SECONDS = float(envint("BOT_MOVE_DELAY_MS", 0 if TESTING else 1200)) / 1000
 # Pause between a hand's end and the next deal, so everyone can read the breakdown.
 HAND_PAUSE_SECONDS = float(envint("HAND_PAUSE_SECONDS", 0 if TESTING else 8))
-# A seated player whose last socket closed gets this long before a bot covers the seat.
+# A seated player known to be gone (last socket closed, or its heartbeat lapsed) gets this
+# long before a bot covers the seat.
 DISCONNECT_GRACE_SECONDS = float(envint("DISCONNECT_GRACE_SECONDS", 60))
+# A socket's heartbeat (the page pings every 20-25 s) keeps its player online this long:
+# at most two ping intervals, so a seat whose web process died is known gone soon after.
+PRESENCE_EXPIRY_SECONDS = float(envint("PRESENCE_EXPIRY_SECONDS", 50))
 # How late a due moment may be before the sweeper steps in for its task.
 SWEEP_SLACK_SECONDS = float(envint("SWEEP_SLACK_SECONDS", 3))
 # Tables that never start are closed after this long.

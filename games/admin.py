@@ -53,7 +53,7 @@ class SeatInline(ReadOnlyInline):
         "autoplay",
         "left",
         "timeouts",
-        "connections",
+        "present_until",
     )
 
 

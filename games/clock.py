@@ -36,6 +36,12 @@ def disconnect_grace_s() -> float:
     return float(getattr(settings, "DISCONNECT_GRACE_SECONDS", 60.0))
 
 
+def presence_expiry_s() -> float:
+    """How long a socket's heartbeat keeps its person online: at most two ping intervals of
+    the page (it pings every 20-25 s), so a seat whose web process died is known gone soon."""
+    return float(getattr(settings, "PRESENCE_EXPIRY_SECONDS", 50.0))
+
+
 def sweep_slack_s() -> float:
     """How late a due moment must be before the sweeper steps in for its task."""
     return float(getattr(settings, "SWEEP_SLACK_SECONDS", 3.0))

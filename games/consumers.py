@@ -73,16 +73,62 @@ class _NoLoopDatabase:
 class _GoneSocketsSkipped:
     """A group message can reach a consumer whose client has just gone, before Daphne has
     told it so; Daphne then raises from ``send``. Nobody is left to read the frame, and the
-    disconnect that follows tidies up, so the frame is dropped instead of logging an error."""
+    disconnect that follows tidies up, so the frame is dropped instead of logging an error.
+    Frames the client queued before it went are not worth any work either: ``gone`` tells
+    ``receive`` to drop them."""
+
+    gone = False
 
     async def send(self, *args: Any, **kwargs: Any) -> None:
+        if self.gone:
+            return
         try:
             await super().send(*args, **kwargs)  # type: ignore[misc]
         except Disconnected:
+            self.gone = True
             log.debug("frame for a socket that has gone; dropped")
 
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self.gone = True
+        await super().websocket_disconnect(message)  # type: ignore[misc]
 
-class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer):
+
+class _FrameLimits:
+    """The limits every client frame meets before any work is done for it: text only, at
+    most MAX_FRAME_BYTES, the per-socket rate, a JSON object, and text that every layer
+    below can encode and store (no lone surrogates, which UTF-8, orjson and the database
+    drivers refuse, and no NUL, which PostgreSQL refuses)."""
+
+    tokens = RATE_BURST
+    refilled_at = 0.0
+
+    def _admit(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
+        if bytes_data is not None or text_data is None:
+            raise ProtocolError("malformed", "Frames must be JSON text.")
+        try:
+            size = len(text_data.encode())
+        except UnicodeEncodeError:
+            raise ProtocolError("malformed", "Frames must be valid UTF-8 text.") from None
+        if size > MAX_FRAME_BYTES:
+            raise ProtocolError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
+        self._take_token()
+        frame = _parse(text_data)
+        if not _clean_text(frame):
+            raise ProtocolError(
+                "malformed", "Text in a frame must be valid Unicode without NUL characters."
+            )
+        return frame
+
+    def _take_token(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled_at) * RATE_PER_SECOND)
+        self.refilled_at = now
+        if self.tokens < 1:
+            raise ProtocolError("rate_limited", "Too many messages; slow down.")
+        self.tokens -= 1
+
+
+class TableConsumer(_GoneSocketsSkipped, _FrameLimits, _NoLoopDatabase, AsyncWebsocketConsumer):
     table_id: int
     seat: int | None
     json_mode: bool
@@ -96,23 +142,21 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
         self.tokens = RATE_BURST
         self.refilled_at = time.monotonic()
         self.seat = None
+        self.heartbeat_at: float | None = None
         access = await db(self._access)()
-        if access is None:
-            await self.close(code=CLOSE_NO_TABLE)
+        if access is None or not access[0]:
+            # Accepted first, so that the client sees the documented close code; a refused
+            # handshake would only be an HTTP 403 without one.
+            await self.accept()
+            await self.close(code=CLOSE_NO_TABLE if access is None else CLOSE_FORBIDDEN)
             return
-        allowed, seat = access
-        if not allowed:
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
-        self.seat = seat  # the seat counted for presence; moves and views look it up afresh
+        self.seat = access[1]  # the seat kept alive for presence; moves look it up afresh
         await layer_retry.group_add(
             self.channel_layer, broadcast.table_group(self.table_id), self.channel_name
         )
         await self.accept()
         if self.seat is not None:
-            await db(services.seat_presence)(
-                table_id=self.table_id, seat=self.seat, user_id=self.user.pk, delta=1
-            )
+            await self._heartbeat()
         await self._push_state()
 
     def _access(self) -> tuple[bool, int | None] | None:
@@ -120,17 +164,20 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
             snap = selectors.load_snapshot(self.table_id)
         except Table.DoesNotExist:
             return None
-        user_id = self.user.pk if self.user is not None and self.user.is_authenticated else None
-        seat = snap.seat_of(user_id)
+        seat = snap.seat_of(self._user_id())
+        return self._may_watch(snap, seat), seat
+
+    def _may_watch(self, snap: selectors.TableSnapshot, seat: int | None) -> bool:
+        """Seated players always; others if the table allows spectators (and, when it is
+        private, they came with its invite token)."""
         if seat is not None:
-            return True, seat
+            return True
         table = snap.table
         if not table.spectators_allowed:
-            return False, None
+            return False
         if table.is_private:
-            token = _query_param(self.scope, "invite")
-            return token == table.invite_token, None
-        return True, None
+            return _query_param(self.scope, "invite") == table.invite_token
+        return True
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "table_id", None) is None:
@@ -138,22 +185,52 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
         await self.channel_layer.group_discard(
             broadcast.table_group(self.table_id), self.channel_name
         )
-        if self.seat is not None:
-            await db(services.seat_presence)(
-                table_id=self.table_id, seat=self.seat, user_id=self.user.pk, delta=-1
+        if self.heartbeat_at is not None:
+            await db(services.presence_gone)(
+                table_id=self.table_id, user_id=self._user_id(), socket=self.channel_name
+            )
+
+    # --- presence ----------------------------------------------------------------------------
+
+    async def _heartbeat(self, *, unless_fresh: bool = False) -> None:
+        """Refresh this socket's heartbeat (games.models.SeatSocket), if the user sits here.
+
+        Pings always refresh it; other frames only once it is a third of its life old, so a
+        busy scripted client that never pings stays online at one write per interval."""
+        user_id = self._user_id()
+        if user_id is None or self.seat is None:
+            return
+        now = time.monotonic()
+        fresh = self.heartbeat_at is not None and (
+            now - self.heartbeat_at < services.presence_expiry_s() / 3
+        )
+        if unless_fresh and fresh:
+            return
+        seated = await db(services.presence_seen)(
+            table_id=self.table_id, user_id=user_id, socket=self.channel_name
+        )
+        self.heartbeat_at = now if seated else None
+
+    async def _seat_moved(self, seat: int | None) -> None:
+        """The user's seat changed while this socket was open (sat down, moved, was removed):
+        keep presence with the seat they hold now."""
+        self.seat = seat
+        if seat is not None:
+            await self._heartbeat()
+        elif self.heartbeat_at is not None:
+            self.heartbeat_at = None
+            await db(services.presence_gone)(
+                table_id=self.table_id, user_id=self._user_id(), socket=self.channel_name
             )
 
     # --- from the client -----------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.gone:
+            return  # queued by a client that has gone: nobody reads the answer
         frame_id = None
         try:
-            if bytes_data is not None or text_data is None:
-                raise ProtocolError("malformed", "Frames must be JSON text.")
-            if len(text_data.encode()) > MAX_FRAME_BYTES:
-                raise ProtocolError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
-            self._take_token()
-            frame = _parse(text_data)
+            frame = self._admit(text_data, bytes_data)
             frame_id = frame.get("id")
             await self._dispatch(frame)
         except ProtocolError as exc:
@@ -170,14 +247,6 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
                 frame_id, "server_error", "The server could not save that; nothing changed."
             )
 
-    def _take_token(self) -> None:
-        now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled_at) * RATE_PER_SECOND)
-        self.refilled_at = now
-        if self.tokens < 1:
-            raise ProtocolError("rate_limited", "Too many messages; slow down.")
-        self.tokens -= 1
-
     async def _dispatch(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type", "move" if "action" in frame else None)
         if kind == "move":
@@ -185,12 +254,15 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
         elif kind == "resync":
             await self._push_state(force=True)
         elif kind == "ping":
+            await self._heartbeat()  # stored before the pong: a pong means "counted"
             await self._send_json({"type": "pong", "id": frame.get("id")})
             await self._catch_up(frame.get("version"))
+            return
         elif kind == "chat":
             await self._chat(frame)
         else:
             raise ProtocolError("unknown", "Unknown frame type.")
+        await self._heartbeat(unless_fresh=True)
 
     async def _move(self, frame: dict[str, Any]) -> None:
         # Seats change before a game starts (the host may remove a player): always act for
@@ -275,26 +347,39 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
     # --- to the client ---------------------------------------------------------------------
 
     async def _push_state(self, *, force: bool = False, version: int | None = None) -> None:
-        """Send this socket's view; ``version`` (from a group message) may come from cache."""
+        """Send this socket's view; ``version`` (from a group message) may come from cache.
+
+        A user who may no longer watch (removed from a seat at a table without spectators)
+        is closed with CLOSE_FORBIDDEN instead of being sent the table."""
         cached = None
         if self.json_mode and version is not None:
             cached = selectors.cached_snapshot(self.table_id, version)
         if cached is not None:
             # A JSON view of a cached snapshot is a fraction of a millisecond of pure Python:
             # cheaper on the loop than the hop to a thread and back.
+            seat = cached.seat_of(self._user_id())
+            allowed = self._may_watch(cached, seat)
             payload, version = self._render_json(cached), cached.version
         else:
-            payload, version = await db(self._render)(version)
+            payload, version, seat, allowed = await db(self._render)(version)
+        if not allowed:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        if seat != self.seat:
+            await self._seat_moved(seat)
         if version <= self.last_version and not force:
             return
         self.last_version = max(self.last_version, version)
         await self.send(text_data=payload)
 
-    def _render(self, version: int | None = None) -> tuple[str, int]:
+    def _render(self, version: int | None = None) -> tuple[str, int, int | None, bool]:
         snap = selectors.load_snapshot(self.table_id, version)
+        seat = snap.seat_of(self._user_id())
+        if not self._may_watch(snap, seat):
+            return "", snap.version, seat, False
         if self.json_mode:
-            return self._render_json(snap), snap.version
-        return presenters.state_html(snap, snap.seat_of(self._user_id()), self.user), snap.version
+            return self._render_json(snap), snap.version, seat, True
+        return presenters.state_html(snap, seat, self.user), snap.version, seat, True
 
     def _render_json(self, snap: selectors.TableSnapshot) -> str:
         return presenters.state_json(snap, snap.seat_of(self._user_id()))
@@ -337,11 +422,35 @@ def _submit_move(**kwargs: Any) -> tuple[services.MoveOutcome, list[broadcast.Me
     return outcome, messages
 
 
+def _clean_text(frame: Any) -> bool:
+    """No string in the frame (keys included) has a lone surrogate or a NUL. A loop, not a
+    recursion: a 4 KB frame can nest a thousand levels deep."""
+    pending = [frame]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return False
+            if not value.isascii():
+                try:
+                    value.encode()
+                except UnicodeEncodeError:
+                    return False
+        elif isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return True
+
+
 def _parse(text: str) -> dict[str, Any]:
     try:
         frame = json.loads(text)
     except ValueError:
         raise ProtocolError("malformed", "That frame is not valid JSON.") from None
+    except RecursionError:  # nesting deeper than the JSON decoder takes
+        raise ProtocolError("malformed", "That frame is nested too deeply.") from None
     if not isinstance(frame, dict):
         raise ProtocolError("malformed", "A frame must be a JSON object.")
     return frame
@@ -362,11 +471,13 @@ LOBBY_RENDER_KEPT_S = 5.0
 _lobby_renders: dict[tuple[str, bool], asyncio.Future[str]] = {}
 
 
-class LobbyConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer):
+class LobbyConsumer(_GoneSocketsSkipped, _FrameLimits, _NoLoopDatabase, AsyncWebsocketConsumer):
     """The lobby's live table list: re-rendered for each socket when any table changes."""
 
     async def connect(self) -> None:
         self.json_mode = _query_param(self.scope, "format") == "json"
+        self.tokens = RATE_BURST
+        self.refilled_at = time.monotonic()
         await layer_retry.group_add(self.channel_layer, broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
         await self._push()
@@ -375,8 +486,18 @@ class LobbyConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
         await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The lobby socket only listens; anything sent is answered with the list again."""
-        await self._push()
+        """The lobby socket only listens: a ping gets its pong, and any other frame a short
+        error, after the table socket's size and rate limits; nothing re-renders the list."""
+        if self.gone:
+            return
+        try:
+            frame = self._admit(text_data, bytes_data)
+            if frame.get("type") != "ping":
+                raise ProtocolError("unknown", "The lobby socket takes only pings.")
+            await self.send(text_data=presenters.encode({"type": "pong", "id": frame.get("id")}))
+        except ProtocolError as exc:
+            error = {"type": "error", "code": exc.code, "message": exc.message}
+            await self.send(text_data=presenters.encode(error))
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         change = event.get("change")

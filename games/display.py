@@ -196,7 +196,11 @@ def players(
         row = {
             **info,
             "token": seat_token(index),
-            "presence_info": {"seat": index, "connected": info["connected"]},
+            "presence_info": {
+                "seat": index,
+                "connected": info["connected"],
+                "state": info.get("presence", "online" if info["connected"] else "away"),
+            },
             "is_me": index == my_seat,
             "hand_size": view["hand_sizes"][index] if view else None,
             "total": totals[index] if totals and index < len(totals) else 0,

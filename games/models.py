@@ -120,9 +120,17 @@ class Seat(models.Model):
     )
     left = models.BooleanField(default=False, help_text="The person left a running game.")
     timeouts = models.PositiveSmallIntegerField(default=0, help_text="Consecutive turn timeouts.")
-    disconnected_at = models.DateTimeField(null=True, blank=True)
-    connections = models.PositiveSmallIntegerField(
-        default=0, help_text="Open sockets of the seated person (presence, not game state)."
+    disconnected_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the seated person was known to be gone (their last socket closed, or "
+        "its heartbeat lapsed); the disconnect grace period runs from here.",
+    )
+    present_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The seated person counts as online until then: the latest heartbeat of "
+        "their open sockets plus the presence expiry (presence, not game state).",
     )
 
     class Meta:
@@ -149,6 +157,32 @@ class Seat(models.Model):
     def bot_plays(self) -> bool:
         """Whether the computer chooses this seat's moves now."""
         return self.is_bot or self.autoplay
+
+
+class SeatSocket(models.Model):
+    """One open table socket of a seated person, with the moment its heartbeat lapses.
+
+    Presence must not depend on a socket's clean close (a killed or stopped web process
+    never runs it): each socket refreshes its row when the page pings, a clean close deletes
+    it, and a row whose ``expires_at`` has passed counts for nothing. Keyed by user, not
+    seat index, so a seat change while the socket is open keeps counting for the right seat.
+    """
+
+    socket = models.CharField(max_length=200, unique=True, help_text="The channel name.")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sockets")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_sockets"
+    )
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["table", "user"], name="seatsocket_table_user"),
+            models.Index(fields=["expires_at"], name="seatsocket_expires"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.user_id}:{self.socket}"
 
 
 class Game(models.Model):

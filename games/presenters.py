@@ -62,10 +62,11 @@ def seats_summary(snap: TableSnapshot) -> list[dict[str, Any]]:
         {
             "index": s.index,
             "name": s.name,
-            "bot": s.bot_level,
+            "bot": s.bot_level or ("bot" if s.account_bot else ""),
             "autoplay": s.autoplay,
             "left": s.left,
             "connected": s.connected or s.is_bot,
+            "presence": s.presence,
             "empty": s.is_empty,
         }
         for s in snap.seats

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import TextField
 from django.db.models.functions import Cast
+from django.utils import timezone
 
 from games import engine
 from games.models import Game, Hand, Seat, Table
@@ -32,10 +33,18 @@ class SeatInfo:
     left: bool
     connected: bool
     timeouts: int = 0
+    account_bot: bool = False  # a bot account (tournaments) sits here, not a person
 
     @property
     def is_bot(self) -> bool:
-        return bool(self.bot_level)
+        return bool(self.bot_level) or self.account_bot
+
+    @property
+    def presence(self) -> str:
+        """What every page shows for the seat: "bot", "online" or "away"."""
+        if self.is_bot:
+            return "bot"
+        return "online" if self.connected else "away"
 
     @property
     def is_empty(self) -> bool:
@@ -88,9 +97,17 @@ def _seat_info(seat: Seat) -> SeatInfo:
         bot_level=seat.bot_level,
         autoplay=seat.autoplay,
         left=seat.left,
-        connected=seat.connections > 0,
+        connected=seat_online(seat),
         timeouts=seat.timeouts,
+        account_bot=bool(seat.user_id and seat.user.is_bot),
     )
+
+
+def seat_online(seat: Seat, now: Any = None) -> bool:
+    """A person is online while a heartbeat of one of their sockets is fresh (see
+    games.models.SeatSocket): a socket lost without a clean close stops counting by itself."""
+    until = seat.present_until
+    return bool(seat.user_id) and until is not None and until > (now or timezone.now())
 
 
 def load_snapshot(table_id: int, version: int | None = None) -> TableSnapshot:

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
 from games import clock, engine, move_statement, signals
-from games.models import Game, Hand, Move, Seat, Table
+from games.models import Game, Hand, Move, Seat, SeatSocket, Table
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +220,9 @@ def seat_join(
         _check_not_busy(user, allow_multiple=allow_multiple)
         seat = _free_seat(seats, index)
         seat.user = user
-        seat.save(update_fields=["user"])
+        seat.disconnected_at = None
+        seat.save(update_fields=["user", "disconnected_at"])
+        _presence_from_sockets(table.pk)
         version = _bump(table)
         if table.auto_start and all(not s.is_empty for s in seats):
             _start_game(table, seats)
@@ -249,8 +251,10 @@ def seat_change(*, table_id: int, user: User, index: int) -> Seat:
         mine = _own_seat(seats, user)
         target = _free_seat(seats, index)
         mine.user, target.user = None, user
+        target.disconnected_at = None
         mine.save(update_fields=["user"])
-        target.save(update_fields=["user"])
+        target.save(update_fields=["user", "disconnected_at"])
+        _presence_from_sockets(table.pk)
         _announce(table.pk, _bump(table), lobby=True)
     return target
 
@@ -391,7 +395,7 @@ def _start_game(table: Table, seats: list[Seat]) -> Game:
     return game
 
 
-_OCCUPANT_FIELDS = ("user", "bot_level", "autoplay", "left", "disconnected_at", "connections")
+_OCCUPANT_FIELDS = ("user", "bot_level", "autoplay", "left", "disconnected_at", "present_until")
 
 
 def _reseat(seats: list[Seat], order: tuple[int, ...]) -> list[Seat]:
@@ -487,7 +491,8 @@ def hand_ready(*, table_id: int, user: User) -> bool:
             and not s.bot_level
             and not s.autoplay
             and not s.left
-            and s.connections > 0
+            and s.present_until is not None
+            and s.present_until > timezone.now()
             and s.index not in ready
         ]
         version = table.version
@@ -529,6 +534,24 @@ def move_submit(
         )
     except _Duplicate as repeat:
         return repeat.outcome
+    except IntegrityError:
+        # The move was rolled back whole. A client id already used by this seat for another
+        # move of the hand is the sender's mistake, not the server's: say so.
+        if client_id and _id_used(table_id, seat, client_id[:64]):
+            raise TableError(
+                "duplicate_id", "That move id was used for another move; send a new id."
+            ) from None
+        raise
+
+
+def _id_used(table_id: int, seat: int, client_id: str) -> bool:
+    hand = (
+        Hand.objects.filter(game__table_id=table_id)
+        .order_by("-game__number", "-number")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return Move.objects.filter(hand_id=hand, seat=seat, client_id=client_id).exists()
 
 
 def _apply_move(
@@ -832,55 +855,134 @@ def hand_pause_seconds() -> float:
 # --- presence and chat (no version bump: neither changes the game) --------------------------
 
 
-def seat_presence(*, table_id: int, seat: int, user_id: int | None = None, delta: int) -> None:
-    """Count a seated person's open sockets; tell the table when they come or go.
+def presence_expiry_s() -> float:
+    return clock.presence_expiry_s()
 
-    Presence is not game state, so the version does not move. When the last socket of a
-    player in a running game closes, a grace period starts; if they are not back by then a
-    bot plays for them (games.tasks.disconnect_check, and the sweeper as a backstop).
+
+def presence_seen(*, table_id: int, user_id: int, socket: str, now: Any = None) -> bool:
+    """A seated person's socket is alive (it connected, pinged or sent a frame): refresh its
+    heartbeat. Returns whether the user holds a seat there (only then is a row kept).
+
+    The heartbeat lapses ``PRESENCE_EXPIRY_SECONDS`` later unless refreshed again, so a
+    socket whose web process died stops counting by itself; nothing needs its clean close.
+    The seat is looked up by user each time, so a seat taken or changed while the socket is
+    open is the one kept alive.
     """
-    from django.db.models import Case, Value, When
+    from games import broadcast
 
-    from games import broadcast, tasks
-
-    seats = Seat.objects.filter(table_id=table_id, index=seat)
-    if user_id is not None:
-        seats = seats.filter(user_id=user_id)  # not a seat the user has since lost
+    now = now or timezone.now()
+    until = now + timedelta(seconds=presence_expiry_s())
+    seats = Seat.objects.filter(table_id=table_id, user_id=user_id)
     with transaction.atomic():
-        if not seats.update(
-            connections=Case(
-                When(connections__lt=-delta, then=Value(0)),
-                default=F("connections") + delta,
-            )
+        row = seats.values_list("index", "present_until", "disconnected_at").first()
+        if row is None:
+            SeatSocket.objects.filter(socket=socket).delete()
+            return False
+        index, present_until, disconnected_at = row
+        if not SeatSocket.objects.filter(socket=socket, table_id=table_id).update(
+            expires_at=until, user_id=user_id
         ):
+            SeatSocket.objects.filter(socket=socket).delete()  # a reused channel name
+            SeatSocket.objects.create(
+                socket=socket, table_id=table_id, user_id=user_id, expires_at=until
+            )
+        seats.update(present_until=until, disconnected_at=None)
+    if present_until is None or present_until <= now or disconnected_at is not None:
+        broadcast.table_presence(table_id, presence_info(index, online=True))
+    return True
+
+
+def presence_gone(*, table_id: int, user_id: int, socket: str, now: Any = None) -> None:
+    """A socket closed cleanly. If it was the person's last live one, they are known to be
+    gone now: the table is told, and in a running game the grace period starts."""
+    from django.db.models import Max
+
+    from games import tasks
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        SeatSocket.objects.filter(socket=socket).delete()
+        live = SeatSocket.objects.filter(
+            table_id=table_id, user_id=user_id, expires_at__gt=now
+        ).aggregate(until=Max("expires_at"))["until"]
+        seats = Seat.objects.filter(table_id=table_id, user_id=user_id)
+        if live is not None:
+            seats.update(present_until=live)
             return
-        row = seats.values_list("connections", "table__status").first()
+        row = seats.values_list("index", "table__status").first()
         if row is None:
             return
-        connections, status = row
-        gone = connections == 0 and status == Table.Status.PLAYING
-        seats.update(disconnected_at=timezone.now() if gone else None)
-    presence = {"seat": seat, "connected": bool(connections)}
-    broadcast.table_presence(table_id, presence)
-    if gone:
-        tasks.disconnect_check.apply_async((table_id, seat), countdown=clock.disconnect_grace_s())
+        seats.update(present_until=now, disconnected_at=now)
+    index, status = row
+    _announce_gone(table_id, index)
+    if status == Table.Status.PLAYING:
+        tasks.disconnect_check.apply_async((table_id, index), countdown=clock.disconnect_grace_s())
+
+
+def presence_expired(*, table_id: int, seat: int, now: Any = None) -> bool:
+    """The sweeper found a seat whose every heartbeat lapsed (its web process was killed or
+    stopped, or the network went): it is known gone from the moment the last one expired."""
+    now = now or timezone.now()
+    seats = Seat.objects.filter(
+        table_id=table_id,
+        index=seat,
+        user__isnull=False,
+        present_until__lte=now,
+        disconnected_at__isnull=True,
+    )
+    if not seats.update(disconnected_at=F("present_until")):
+        return False
+    _announce_gone(table_id, seat)
+    return True
+
+
+def presence_info(index: int, *, online: bool, bot: bool = False) -> dict[str, Any]:
+    """A seat's presence as every page and JSON client shows it: a bot is a bot."""
+    state = "bot" if bot else ("online" if online else "away")
+    return {"seat": index, "connected": bot or online, "state": state}
+
+
+def _announce_gone(table_id: int, index: int) -> None:
+    from games import broadcast
+
+    broadcast.table_presence(table_id, presence_info(index, online=False))
+
+
+def _presence_from_sockets(table_id: int) -> None:
+    """Set every seat's ``present_until`` from the live sockets of whoever sits there now
+    (after a manager reseats a table, the heartbeats belong to people, not seat numbers)."""
+    from django.db.models import Max, OuterRef, Subquery
+
+    live = (
+        SeatSocket.objects.filter(
+            table_id=table_id, user_id=OuterRef("user_id"), expires_at__gt=timezone.now()
+        )
+        .values("user_id")
+        .annotate(until=Max("expires_at"))
+        .values("until")
+    )
+    Seat.objects.filter(table_id=table_id).update(present_until=Subquery(live[:1]))
 
 
 def seat_disconnect_expired(*, table_id: int, seat: int, now: Any = None) -> bool:
     """The grace period after a player's last socket closed is over: a bot takes the seat."""
-    cutoff = (now or timezone.now()) - timedelta(seconds=clock.disconnect_grace_s())
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=clock.disconnect_grace_s())
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status != Table.Status.PLAYING:
             return False
-        taken = Seat.objects.filter(
-            table=table,
-            index=seat,
-            user__isnull=False,
-            connections=0,
-            autoplay=False,
-            disconnected_at__lte=cutoff,
-        ).update(autoplay=True)
+        taken = (
+            Seat.objects.filter(
+                table=table,
+                index=seat,
+                user__isnull=False,
+                autoplay=False,
+                disconnected_at__lte=cutoff,
+            )
+            .exclude(present_until__gt=now)
+            .update(autoplay=True)
+        )
         if not taken:
             return False
         version = _bump(table)
@@ -1165,6 +1267,7 @@ def managed_game_start(
                 timeouts=0,
                 disconnected_at=None,
             )
+        _presence_from_sockets(table.pk)
         table.num_seats = len(players)
         table.hands_per_game = hands_per_game
         table.paused_at = None

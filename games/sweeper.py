@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import bot_turns, clock, services
-from games.models import Seat, Table
+from games.models import Seat, SeatSocket, Table
 
 BATCH = 200
 
@@ -23,10 +23,34 @@ def table_expiry() -> timedelta:
     return timedelta(minutes=float(getattr(settings, "TABLE_EXPIRY_MINUTES", 120)))
 
 
+def _mark_lapsed_heartbeats(now: datetime) -> int:
+    """Seats whose every socket stopped refreshing (a killed or stopped web process, a lost
+    network) are gone from the moment the last heartbeat expired; clean closes were marked
+    at once by ``services.presence_gone``."""
+    lapsed = Seat.objects.filter(
+        table__status__in=[Table.Status.WAITING, Table.Status.PLAYING],
+        user__isnull=False,
+        present_until__lte=now,
+        disconnected_at__isnull=True,
+    ).values_list("table_id", "index")[:BATCH]
+    return sum(
+        int(services.presence_expired(table_id=table_id, seat=index, now=now))
+        for table_id, index in lapsed
+    )
+
+
 def sweep(now: datetime | None = None) -> dict[str, int]:
-    """Handle every overdue turn, bot move, next hand, lapsed disconnect and stale table."""
+    """Handle every overdue turn, bot move, next hand, lapsed heartbeat, lapsed disconnect and
+    stale table."""
     now = now or timezone.now()
-    done = {clock.CLOCK: 0, clock.BOT: 0, clock.NEXT_HAND: 0, "disconnect": 0, "expired": 0}
+    done = {
+        clock.CLOCK: 0,
+        clock.BOT: 0,
+        clock.NEXT_HAND: 0,
+        "disconnect": 0,
+        "away": 0,
+        "expired": 0,
+    }
     overdue = Table.objects.filter(
         status=Table.Status.PLAYING,
         due_at__lte=now - timedelta(seconds=clock.sweep_slack_s()),
@@ -41,17 +65,22 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
         else:
             continue
         done[kind] += int(handled)
-    lapsed = Seat.objects.filter(
-        table__status=Table.Status.PLAYING,
-        user__isnull=False,
-        connections=0,
-        autoplay=False,
-        disconnected_at__lte=now - timedelta(seconds=clock.disconnect_grace_s()),
-    ).values_list("table_id", "index")[:BATCH]
+    done["away"] = _mark_lapsed_heartbeats(now)
+    lapsed = (
+        Seat.objects.filter(
+            table__status=Table.Status.PLAYING,
+            user__isnull=False,
+            autoplay=False,
+            disconnected_at__lte=now - timedelta(seconds=clock.disconnect_grace_s()),
+        )
+        .exclude(present_until__gt=now)
+        .values_list("table_id", "index")[:BATCH]
+    )
     for table_id, index in lapsed:
         done["disconnect"] += int(
             services.seat_disconnect_expired(table_id=table_id, seat=index, now=now)
         )
+    SeatSocket.objects.filter(expires_at__lte=now).delete()  # sockets of dead processes
     stale = Table.objects.filter(
         status=Table.Status.WAITING, created_at__lte=now - table_expiry()
     ).values_list("pk", flat=True)[:BATCH]

@@ -174,10 +174,12 @@ def _manager_banner(table: Table, user: Any) -> str:
 
 def _fresh_presence(table: Table, players: list[dict[str, Any]]) -> None:
     """Connections now: the snapshot is cached per version and presence does not bump it."""
-    live = dict(Seat.objects.filter(table=table).values_list("index", "connections"))
+    seats = {s.index: s for s in Seat.objects.filter(table=table).select_related("user")}
     for player in players:
-        index = player["index"]
-        player["presence_info"] = {"seat": index, "connected": live.get(index, 0) > 0}
+        seat = seats.get(player["index"])
+        bot = seat is not None and (seat.is_bot or bool(seat.user_id and seat.user.is_bot))
+        online = seat is not None and selectors.seat_online(seat)
+        player["presence_info"] = services.presence_info(player["index"], online=online, bot=bot)
 
 
 def _socket_url(table: Table, seat: int | None) -> str:

@@ -561,12 +561,13 @@ def _autoplay_users(t: Tournament, playing: list[Entry]) -> frozenset[int]:
         )
     )
     where = {e.user_id: last_table.get(e.table_id) for e in playing if e.table_id}
-    absent = Seat.objects.filter(
-        table_id__in=set(where.values()) - {None},
-        autoplay=True,
-        connections=0,
-        user__isnull=False,
-    ).values_list("user_id", "table_id")
+    absent = (
+        Seat.objects.filter(
+            table_id__in=set(where.values()) - {None}, autoplay=True, user__isnull=False
+        )
+        .exclude(present_until__gt=timezone.now())  # not online: no fresh socket heartbeat
+        .values_list("user_id", "table_id")
+    )
     return frozenset(bots | {user for user, table in absent if where.get(user) == table})
 
 
@@ -842,9 +843,11 @@ def _playoff(t: Tournament, table: TournamentTable, game: Game, seats: list[int]
     ids = [game.players[seat].get("user") for seat in seats]
     users = {u.pk: u for u in User.objects.filter(pk__in=[i for i in ids if i])}
     players = [users.get(i) if i else None for i in ids]
-    absent = Seat.objects.filter(
-        table_id=table.table_id, autoplay=True, connections=0, user__isnull=False
-    ).values_list("user_id", flat=True)
+    absent = (
+        Seat.objects.filter(table_id=table.table_id, autoplay=True, user__isnull=False)
+        .exclude(present_until__gt=timezone.now())  # not online: no fresh socket heartbeat
+        .values_list("user_id", flat=True)
+    )
     t.round += 1
     t.save(update_fields=["round"])
     table.round = t.round

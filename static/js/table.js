@@ -955,12 +955,19 @@
 
   // Now and then the page tells the server which version it shows, and a server that has
   // moved on sends the current state: group messages reach a socket at most once (a Redis
-  // restart drops those in flight), so a missed one heals within one interval.
+  // restart drops those in flight), so a missed one heals within one interval. The same
+  // ping is the seat's heartbeat (presence expires after two intervals without one), so a
+  // hidden tab still pings, without a version: it needs no catching up until it is seen.
   function catchUp() {
+    if (!socket) {
+      return;
+    }
     const state = tableState();
-    if (socket && state && document.visibilityState !== "hidden") {
+    if (state && document.visibilityState !== "hidden") {
       const version = Number(state.dataset.version);
       socket.send(JSON.stringify({ type: "ping", id: "catch-up", version }));
+    } else {
+      socket.send(JSON.stringify({ type: "ping", id: "heartbeat" }));
     }
   }
   document.addEventListener("visibilitychange", catchUp);

@@ -6,8 +6,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import clock, services, sweeper
-from games.models import Hand, Move, Seat, Table
+from games import clock, selectors, services, sweeper
+from games.models import Hand, Move, Seat, SeatSocket, Table
 from tests.games.conftest import redeal, start_table
 
 
@@ -68,8 +68,8 @@ def test_a_finished_hand_gets_its_next_deal(alice):
 
 def test_a_player_gone_past_the_grace_period_is_covered_by_a_bot(alice):
     table = start_table(alice, seats=2)
-    services.seat_presence(table_id=table.pk, seat=0, delta=1)
-    services.seat_presence(table_id=table.pk, seat=0, delta=-1)
+    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s1")
+    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="s1")
     seat = Seat.objects.get(table=table, index=0)
     assert seat.disconnected_at is not None
     soon = seat.disconnected_at + timedelta(seconds=clock.disconnect_grace_s() - 1)
@@ -82,12 +82,57 @@ def test_a_player_gone_past_the_grace_period_is_covered_by_a_bot(alice):
 
 def test_coming_back_within_the_grace_period_keeps_the_seat(alice):
     table = start_table(alice, seats=2)
-    services.seat_presence(table_id=table.pk, seat=0, delta=1)
-    services.seat_presence(table_id=table.pk, seat=0, delta=-1)
-    services.seat_presence(table_id=table.pk, seat=0, delta=1)
+    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s1")
+    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="s1")
+    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s2")
     later = timezone.now() + timedelta(seconds=clock.disconnect_grace_s() + 5)
+    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s2", now=later)
     assert sweeper.sweep(now=later)["disconnect"] == 0
     assert not Seat.objects.get(table=table, index=0).autoplay
+
+
+def test_a_socket_that_never_closed_stops_counting_when_its_heartbeat_lapses(alice):
+    """A killed web process runs no disconnect: the heartbeat's expiry marks the seat gone,
+    and the grace period runs from that moment."""
+    table = start_table(alice, seats=2)
+    seen = timezone.now()
+    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="phantom", now=seen)
+    expiry = seen + timedelta(seconds=clock.presence_expiry_s())
+    just_before = expiry - timedelta(seconds=1)
+    assert sweeper.sweep(now=just_before)["away"] == 0
+    assert Seat.objects.get(table=table, index=0).disconnected_at is None
+    assert sweeper.sweep(now=expiry + timedelta(seconds=1))["away"] == 1
+    seat = Seat.objects.get(table=table, index=0)
+    assert seat.disconnected_at == expiry
+    assert not SeatSocket.objects.filter(table=table).exists()  # the dead socket's row
+    grace = timedelta(seconds=clock.disconnect_grace_s())
+    assert sweeper.sweep(now=expiry + grace - timedelta(seconds=1))["disconnect"] == 0
+    assert sweeper.sweep(now=expiry + grace + timedelta(seconds=1))["disconnect"] == 1
+    assert Seat.objects.get(table=table, index=0).autoplay
+
+
+def test_a_second_open_socket_keeps_the_player_online_when_one_closes(alice):
+    table = start_table(alice, seats=2)
+    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="tab-1")
+    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="tab-2")
+    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="tab-1")
+    seat = Seat.objects.get(table=table, index=0)
+    assert seat.disconnected_at is None
+    assert selectors.seat_online(seat)
+
+
+def test_a_restart_leaves_no_phantom_presence(alice):
+    """Sockets of a process that died before they closed, then a new socket that closes
+    cleanly: the seat is away at once, whatever the dead sockets were."""
+    table = start_table(alice, seats=2)
+    long_ago = timezone.now() - timedelta(seconds=clock.presence_expiry_s() + 5)
+    for n in range(3):
+        services.presence_seen(table_id=table.pk, user_id=alice.pk, socket=f"d{n}", now=long_ago)
+    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="fresh")
+    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="fresh")
+    seat = Seat.objects.get(table=table, index=0)
+    assert not selectors.seat_online(seat)
+    assert seat.disconnected_at is not None
 
 
 def test_tables_that_never_start_expire(alice):
@@ -98,3 +143,20 @@ def test_tables_that_never_start_expire(alice):
     assert sweeper.sweep(now=later)["expired"] == 1
     table.refresh_from_db()
     assert table.status == Table.Status.EXPIRED
+
+
+def test_a_player_away_when_the_game_starts_is_covered_after_the_grace_period(alice):
+    table = services.table_create(
+        host=alice, name="t", preset="standard", options={}, num_seats=2, turn_seconds=60,
+        fill_with_bots=True,
+    )  # fmt: skip
+    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s1")
+    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="s1")
+    services.table_start(table_id=table.pk, by=alice)
+    gone = Seat.objects.get(table=table, index=0).disconnected_at
+    assert gone is not None
+    soon = gone + timedelta(seconds=clock.disconnect_grace_s() - 1)
+    assert sweeper.sweep(now=soon)["disconnect"] == 0
+    later = gone + timedelta(seconds=clock.disconnect_grace_s() + 1)
+    assert sweeper.sweep(now=later)["disconnect"] == 1
+    assert Seat.objects.get(table=table, index=0).autoplay

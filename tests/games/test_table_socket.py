@@ -115,6 +115,16 @@ async def test_anonymous_visitors_only_spectate(alice):
     await ws.disconnect()
 
 
+async def _close_code(communicator: WebsocketCommunicator) -> int:
+    """The socket is accepted and then closed, so that the client sees the documented code
+    (a handshake refused before accepting reaches a browser as a bare HTTP 403)."""
+    connected, _ = await communicator.connect()
+    assert connected
+    closed = await communicator.receive_output(timeout=10)
+    assert closed["type"] == "websocket.close"
+    return closed["code"]
+
+
 async def test_a_table_without_spectators_refuses_strangers(alice, bob):
     table = await _table_for(alice)
     await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(
@@ -122,15 +132,50 @@ async def test_a_table_without_spectators_refuses_strangers(alice, bob):
     )
     communicator = WebsocketCommunicator(app, f"/ws/tables/{table.pk}/?format=json")
     communicator.scope["user"] = bob
-    connected, code = await communicator.connect()
-    assert not connected and code == consumers.CLOSE_FORBIDDEN
+    assert await _close_code(communicator) == consumers.CLOSE_FORBIDDEN
+
+
+async def test_a_private_table_refuses_a_stranger_without_the_invite(alice, bob):
+    table = await _table_for(alice)
+    await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        is_private=True, version=table.version + 1
+    )
+    communicator = WebsocketCommunicator(app, f"/ws/tables/{table.pk}/?format=json&invite=bad")
+    communicator.scope["user"] = bob
+    assert await _close_code(communicator) == consumers.CLOSE_FORBIDDEN
 
 
 async def test_an_unknown_table_closes_the_socket(alice):
     communicator = WebsocketCommunicator(app, "/ws/tables/999999/?format=json")
     communicator.scope["user"] = alice
-    connected, code = await communicator.connect()
-    assert not connected and code == consumers.CLOSE_NO_TABLE
+    assert await _close_code(communicator) == consumers.CLOSE_NO_TABLE
+
+
+async def test_a_player_removed_from_a_table_without_spectators_stops_receiving(alice, bob):
+    """Once the host removes Bob, his open socket is closed with 4403, not kept on as a
+    spectator's at a table that has none."""
+    from games import services
+
+    def setup() -> Table:
+        table = services.table_create(
+            host=alice, name="t", preset="standard", options={}, num_seats=3, turn_seconds=60
+        )
+        Table.objects.filter(pk=table.pk).update(spectators_allowed=False)
+        services.seat_join(table_id=table.pk, user=bob)
+        return table
+
+    table = await database_sync_to_async(setup)()
+    ws = await _connect(table, bob)
+    assert (await _state(ws))["you"] == 1
+    await database_sync_to_async(services.seat_remove_player)(table_id=table.pk, by=alice, index=1)
+    while True:
+        output = await ws.receive_output(timeout=10)
+        if output["type"] == "websocket.close":
+            break
+        frame = json.loads(output["text"])
+        assert frame["type"] != "state" or frame["you"] == 1, "a state sent after removal"
+    assert output["code"] == consumers.CLOSE_FORBIDDEN
+    await ws.disconnect()
 
 
 @pytest.mark.parametrize(

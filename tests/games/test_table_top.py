@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import display, engine, presenters, selectors, services
 from games.models import Hand, Seat, Table
@@ -230,7 +232,7 @@ def two_people(alice, bob) -> Table:
     )
     services.seat_join(table_id=table.pk, user=bob)
     services.table_start(table_id=table.pk, by=alice)
-    Seat.objects.filter(table=table).update(connections=1)
+    Seat.objects.filter(table=table).update(present_until=timezone.now() + timedelta(minutes=5))
     selectors.clear_cache()
     return table
 
@@ -249,7 +251,7 @@ def test_the_pause_ends_when_every_connected_person_is_ready(two_people, alice, 
 
 def test_a_disconnected_person_does_not_hold_up_the_ready(two_people, alice):
     _finish_hand(two_people)
-    Seat.objects.filter(table=two_people, index=1).update(connections=0)
+    Seat.objects.filter(table=two_people, index=1).update(present_until=None)
     assert services.hand_ready(table_id=two_people.pk, user=alice) is True
     assert _hands(two_people) == 2
 
