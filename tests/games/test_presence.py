@@ -7,6 +7,7 @@ last one closed or lapsed, and a bot (a bot seat or a bot account) is shown as a
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -115,15 +116,18 @@ def test_a_bot_account_is_shown_as_a_bot_not_as_an_absent_person(alice):
     html = presenters.state_html(snap, 0, alice)
     assert "offline" not in html and "bot playing" not in html
     assert 'class="presence presence-bot">bot<' not in html  # bots get no presence line
-    assert ">away<" in html
+    # Alice's own presence is not shown to herself (her seat sits by her hand); a spectator
+    # sees her as away.
+    watching = presenters.state_html(snap, None, AnonymousUser())
+    assert ">away<" in watching and "bot playing" not in watching
 
 
-def test_the_table_page_shows_online_away_and_bot(alice, alice_client):
+def test_the_table_page_shows_online_away_and_bot(alice, client):
     table = _table_with_a_bot_account(alice)
     Seat.objects.filter(table=table, index=0).update(
         present_until=timezone.now() + timezone.timedelta(seconds=30)
     )
-    page = alice_client.get(f"/tables/{table.pk}/").content.decode()
+    page = client.get(f"/tables/{table.pk}/").content.decode()  # a spectator's page
     assert ">online<" in page
     assert "offline" not in page and "bot playing" not in page
 
