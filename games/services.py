@@ -143,7 +143,7 @@ def table_create(
         )
     if bot_level not in BOT_LEVELS:
         raise TableError("invalid_bot", f"Bot level must be one of {', '.join(BOT_LEVELS)}.")
-    name = name.strip() or f"{host.display_name}'s table"
+    name = name.strip() or _default_table_name(host.display_name)
     with transaction.atomic():
         _check_not_busy(host)
         table = Table.objects.create(
@@ -1176,3 +1176,42 @@ def table_resume(*, table_id: int) -> bool:
         _refresh_due(table)
         _announce(table.pk, version)
     return True
+
+
+# --- deleted accounts ----------------------------------------------------------------------
+
+
+def player_forget(*, user_id: int, old_name: str, anonymous: str) -> None:
+    """Remove a deleted account's name from what games stored by value, in the deletion's
+    transaction (accounts.services.account_delete).
+
+    Game rows keep each seat's name as it was at the start (so that a renamed player's past
+    games read as they were played); default table names ("Ivy's table") were made from the
+    host's name. Both now read ``anonymous``. The account's ratings, results and period
+    totals go too: the leaderboards never show a deleted account, and rating a game that
+    finishes later writes none for it (games.ratings skips deleted accounts).
+    """
+    from games.models import GameResult, PlayerPeriodStats, Rating
+
+    games = Game.objects.only("players")
+    if transaction.get_connection().vendor == "postgresql":
+        games = games.filter(players__contains=[{"user": user_id}])
+    changed = []
+    for game in games.iterator(chunk_size=2000):
+        touched = False
+        for player in game.players:
+            if player.get("user") == user_id and not player.get("bot"):
+                player["name"] = anonymous
+                touched = True
+        if touched:
+            changed.append(game)
+    Game.objects.bulk_update(changed, ["players"], batch_size=500)
+    Table.objects.filter(host_id=user_id, name=_default_table_name(old_name)).update(
+        name=_default_table_name(anonymous)
+    )
+    for model in (GameResult, PlayerPeriodStats, Rating):
+        model.objects.filter(user_id=user_id).delete()
+
+
+def _default_table_name(host_name: str) -> str:
+    return f"{host_name}'s table"[:60]
