@@ -146,6 +146,7 @@ def table_create(
     name = name.strip() or _default_table_name(host.display_name)
     with transaction.atomic():
         _check_not_busy(host)
+        _check_table_limits(host)
         table = Table.objects.create(
             name=name[:60],
             host=host,
@@ -171,6 +172,34 @@ def table_create(
         )
         _announce(table.pk, table.version, lobby=True)
     return table
+
+
+TABLE_LIMIT_CODES = frozenset({"too_many_waiting", "too_many_created"})
+
+
+def _check_table_limits(host: User) -> None:
+    """One account must not fill the lobby: a few tables waiting at once, a few new ones a
+    minute (settings TABLES_WAITING_PER_HOST, TABLES_CREATED_PER_MINUTE).
+
+    The host's row is locked first, so that simultaneous requests are counted one after
+    the other rather than each seeing the count before the others' tables.
+    """
+    User.objects.select_for_update().filter(pk=host.pk).values_list("pk", flat=True).first()
+    hosted = Table.objects.filter(host=host, managed=False)
+    waiting_limit = settings.TABLES_WAITING_PER_HOST
+    if hosted.filter(status=Table.Status.WAITING).count() >= waiting_limit:
+        raise TableError(
+            "too_many_waiting",
+            f"You already host {waiting_limit} tables waiting for players. Leave one you "
+            "no longer need before you create another.",
+        )
+    per_minute = settings.TABLES_CREATED_PER_MINUTE
+    since = timezone.now() - timedelta(minutes=1)
+    if hosted.filter(created_at__gte=since).count() >= per_minute:
+        raise TableError(
+            "too_many_created",
+            f"You can create at most {per_minute} tables a minute. Wait a moment and try again.",
+        )
 
 
 def _check_not_busy(user: User, *, allow_multiple: bool = False) -> None:
@@ -274,9 +303,10 @@ def seat_leave(*, table_id: int, user: User) -> None:
             seat.save(update_fields=["user"])
             if table.host_id == user.pk:
                 others = [s.user for s in seats if s.user_id and s.user_id != user.pk]
-                table.host = others[0] if others else None
-                table.save(update_fields=["host"])
-                if not others:
+                if others:
+                    table.host = others[0]
+                    table.save(update_fields=["host"])
+                else:  # it stays theirs: the creation limits count the tables one opened
                     table.status = Table.Status.EXPIRED
                     table.finished_at = timezone.now()
                     table.save(update_fields=["status", "finished_at"])
