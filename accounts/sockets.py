@@ -24,6 +24,7 @@ database call as the move or the chat line it guards).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -252,31 +253,35 @@ def _account_row(user_id: int, session_key: str | None) -> tuple[bool, bool, str
     """(is active, is deleted, password hash, session alive) in one query by primary key.
 
     Raw SQL on purpose: this runs before every move of every logged-in socket, and the ORM
-    would spend more on building the query than the database spends answering it."""
-    from accounts.models import User
-
-    quote = connection.ops.quote_name
-    users = quote(User._meta.db_table)
+    would spend more on building the query than the database spends answering it
+    (bench/load/account_check.py measures it)."""
     check_session = session_key is not None and settings.SESSION_ENGINE in _DB_SESSION_ENGINES
-    if check_session:
-        session_sql = (
-            f"(SELECT COUNT(*) FROM {quote('django_session')} "
-            f"WHERE {quote('session_key')} = %s AND {quote('expire_date')} > %s)"
-        )
-        params: list[Any] = [session_key, timezone.now(), user_id]
-    else:
-        session_sql, params = "1", [user_id]
+    sql = _account_sql(connection.vendor, check_session)
+    params: list[Any] = [session_key, timezone.now(), user_id] if check_session else [user_id]
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {quote('is_active')}, {quote('deleted_at')}, {quote('password')}, "
-            f"{session_sql} FROM {users} WHERE {quote('id')} = %s",
-            params,
-        )
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
         return None
     is_active, deleted_at, password, sessions = row
     return bool(is_active), deleted_at is not None, password, bool(sessions)
+
+
+@functools.cache
+def _account_sql(vendor: str, check_session: bool) -> str:
+    from accounts.models import User
+
+    quote = connection.ops.quote_name
+    session = "1"
+    if check_session:
+        session = (
+            f"(SELECT COUNT(*) FROM {quote('django_session')} "
+            f"WHERE {quote('session_key')} = %s AND {quote('expire_date')} > %s)"
+        )
+    return (
+        f"SELECT {quote('is_active')}, {quote('deleted_at')}, {quote('password')}, {session} "
+        f"FROM {quote(User._meta.db_table)} WHERE {quote('id')} = %s"
+    )
 
 
 def _session_hash(user_id: int, password: str) -> str:

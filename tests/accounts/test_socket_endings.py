@@ -211,6 +211,14 @@ async def test_the_chat_report_suspension_closes_the_authors_sockets(alice, bob)
     assert (closed["code"], closed["reason"]) == (4401, "account_suspended")
 
 
+async def test_removing_the_account_row_closes_its_sockets(alice):
+    browser = await database_sync_to_async(_browser)(alice)
+    lobby = await _socket(browser, "/ws/lobby/")
+    await database_sync_to_async(User.objects.filter(pk=alice.pk).delete)()
+    closed = await _closed(lobby)
+    assert (closed["code"], closed["reason"]) == (4401, "account_deleted")
+
+
 # --- a move sent just before: applied once or refused ---------------------------------------
 
 
