@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from accounts import sockets
 from accounts.validators import DISPLAY_NAME_MAX, validate_display_name
 
 
@@ -56,10 +57,26 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.display_name or self.username
 
+    @classmethod
+    def from_db(cls, db: Any, field_names: Any, values: Any) -> User:
+        user = super().from_db(db, field_names, values)
+        # What is_active was when loaded, so that save() can tell a suspension.
+        user._loaded_active = user.__dict__.get("is_active")
+        return user
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self.display_name:
             self.display_name = self.username
+        new_password = self._password is not None and not self._state.adding
+        was_active = getattr(self, "_loaded_active", None)
         super().save(*args, **kwargs)
+        self._loaded_active = self.is_active
+        # Open sockets were authenticated once, at their handshake: tell them (after commit).
+        if was_active and not self.is_active:
+            reason = sockets.REASON_ACCOUNT_DELETED if self.deleted_at else None
+            sockets.close_user_sockets(self.pk, reason=reason or sockets.REASON_ACCOUNT_SUSPENDED)
+        elif new_password:
+            sockets.password_changed(self.pk)
 
     @property
     def is_deleted(self) -> bool:

@@ -9,16 +9,25 @@ from django.utils import timezone
 from accounts.models import User
 
 
+def anonymous_name(user_id: int) -> str:
+    """The name a deleted account's past games show (the delete and privacy pages say it)."""
+    return f"deleted-{user_id}"
+
+
 @transaction.atomic
 def account_delete(*, user: User) -> User:
     """Remove a player's personal data but keep the row, so finished games stay intact.
 
-    Games point at the user row; they will show the anonymous name from now on. Other
-    open sessions end by themselves: the new (unusable) password changes the session
-    hash Django checks on every request, and the account is inactive.
+    Games point at the user row; they will show the anonymous name from now on, and what
+    they stored by value (names in game rows, default table names) is rewritten to it
+    (games.services.player_forget). Other open sessions end by themselves: the new
+    (unusable) password changes the session hash Django checks on every request, and the
+    account is inactive; its open sockets are closed by User.save (accounts/sockets.py).
     """
-    old_username = user.username
-    anonymous = f"deleted-{user.pk}"
+    from games.services import player_forget  # games builds on accounts, not the reverse
+
+    old_username, old_name = user.username, user.display_name
+    anonymous = anonymous_name(user.pk)
     user.username = anonymous
     user.display_name = anonymous
     user.email = ""
@@ -33,6 +42,7 @@ def account_delete(*, user: User) -> User:
     user.save()
     user.groups.clear()
     user.user_permissions.clear()
+    player_forget(user_id=user.pk, old_name=old_name, anonymous=anonymous)
     # Login throttling keeps usernames and addresses; they are personal data too.
     for model in (AccessAttempt, AccessLog, AccessFailureLog):
         model.objects.filter(username=old_username).delete()

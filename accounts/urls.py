@@ -21,7 +21,7 @@ urlpatterns = [
     path("privacy/", views.privacy, name="privacy"),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(
+        views.PasswordChangeView.as_view(
             template_name="accounts/password_change.html",
             success_url=reverse_lazy("accounts:password_change_done"),
         ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
@@ -11,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from accounts import sockets
 from accounts.forms import AccountSettingsForm, DeleteAccountForm, SignUpForm
 from accounts.lockout import clear_lockouts
 from accounts.services import account_delete
@@ -57,6 +60,14 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Your account is deleted. Your past games stay, unnamed.")
         return redirect("home")
     return render(request, "accounts/delete.html", {"form": form})
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's view; the sockets of this session stay open, those of the others close."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        with sockets.keeping_session(self.request.session.session_key):
+            return super().form_valid(form)
 
 
 def privacy(request: HttpRequest) -> HttpResponse:

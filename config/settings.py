@@ -194,6 +194,12 @@ PRESENCE_EXPIRY_SECONDS = float(envint("PRESENCE_EXPIRY_SECONDS", 50))
 SWEEP_SLACK_SECONDS = float(envint("SWEEP_SLACK_SECONDS", 3))
 # Tables that never start are closed after this long.
 TABLE_EXPIRY_MINUTES = envint("TABLE_EXPIRY_MINUTES", 120)
+# One account must not fill the lobby (issue 18): tables a person may host waiting for
+# players at once, tables they may create in any minute, and lobby rows per host (the rest
+# behind "more from this host").
+TABLES_WAITING_PER_HOST = envint("TABLES_WAITING_PER_HOST", 3)
+TABLES_CREATED_PER_MINUTE = envint("TABLES_CREATED_PER_MINUTE", 5)
+LOBBY_ROWS_PER_HOST = envint("LOBBY_ROWS_PER_HOST", 3)
 # Threads per web process for socket database work (each holds a database connection).
 # Few: on the 2-core load benchmark (250 tables, two web processes) 4 threads fought the
 # event loop for the GIL, p99 208-264 ms against 57 ms with 2 (docs/performance.md). Raise it

@@ -180,13 +180,16 @@ class ChatReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     @admin.action(description="Suspend the authors' accounts (they can no longer log in)")
     def suspend_authors(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        from accounts import sockets
         from accounts.models import User
 
         author_ids = set(queryset.values_list("message__user_id", flat=True))
         author_ids.discard(request.user.pk)
-        suspended = User.objects.filter(pk__in=author_ids, is_superuser=False).update(
-            is_active=False
-        )
+        to_suspend = User.objects.filter(pk__in=author_ids, is_superuser=False, is_active=True)
+        suspended_ids = list(to_suspend.values_list("pk", flat=True))
+        suspended = to_suspend.update(is_active=False)
+        for user_id in suspended_ids:  # a bulk update skips User.save, which would tell them
+            sockets.close_user_sockets(user_id, reason=sockets.REASON_ACCOUNT_SUSPENDED)
         queryset.update(resolved=True)
         self.message_user(request, f"Suspended {suspended} account(s).", messages.SUCCESS)
 

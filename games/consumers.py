@@ -22,6 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 
+from accounts.sockets import AccountSockets, LoginEnded, guarded
 from games import broadcast, layer_retry, presenters, selectors, services
 from games.models import Table
 
@@ -128,7 +129,9 @@ class _FrameLimits:
         self.tokens -= 1
 
 
-class TableConsumer(_GoneSocketsSkipped, _FrameLimits, _NoLoopDatabase, AsyncWebsocketConsumer):
+class TableConsumer(
+    AccountSockets, _GoneSocketsSkipped, _FrameLimits, _NoLoopDatabase, AsyncWebsocketConsumer
+):
     table_id: int
     seat: int | None
     json_mode: bool
@@ -235,6 +238,9 @@ class TableConsumer(_GoneSocketsSkipped, _FrameLimits, _NoLoopDatabase, AsyncWeb
             await self._dispatch(frame)
         except ProtocolError as exc:
             await self._send_error(frame_id, exc.code, exc.message)
+        except LoginEnded as exc:  # the account or session ended while the socket was open
+            await self._send_error(frame_id, exc.code, exc.message)
+            await self.close(code=exc.close_code, reason=exc.reason)
         except services.TableError as exc:
             await self._send_error(frame_id, exc.code, exc.message, version=exc.version)
             if exc.code in {"stale", "hand_over", "illegal"}:
@@ -283,7 +289,7 @@ class TableConsumer(_GoneSocketsSkipped, _FrameLimits, _NoLoopDatabase, AsyncWeb
             seat = await db(self._seat_now)(version)
         if seat is None:
             raise ProtocolError("not_seated", "Spectators cannot make moves.")
-        outcome, messages = await db(_submit_move)(
+        outcome, messages = await db(guarded(self.account_check, _submit_move))(
             table_id=self.table_id,
             seat=seat,
             action=action,
@@ -318,7 +324,9 @@ class TableConsumer(_GoneSocketsSkipped, _FrameLimits, _NoLoopDatabase, AsyncWeb
         text = frame.get("text")
         if not isinstance(text, str):
             raise ProtocolError("malformed", "A chat message needs text.")
-        await db(services.chat_post)(table_id=self.table_id, user=self.user, text=text)
+        await db(guarded(self.account_check, services.chat_post))(
+            table_id=self.table_id, user=self.user, text=text
+        )
 
     # --- from the group --------------------------------------------------------------------
 
@@ -471,7 +479,9 @@ LOBBY_RENDER_KEPT_S = 5.0
 _lobby_renders: dict[tuple[str, bool], asyncio.Future[str]] = {}
 
 
-class LobbyConsumer(_GoneSocketsSkipped, _FrameLimits, _NoLoopDatabase, AsyncWebsocketConsumer):
+class LobbyConsumer(
+    AccountSockets, _GoneSocketsSkipped, _FrameLimits, _NoLoopDatabase, AsyncWebsocketConsumer
+):
     """The lobby's live table list: re-rendered for each socket when any table changes."""
 
     async def connect(self) -> None:

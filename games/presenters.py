@@ -451,6 +451,7 @@ def lobby_rows(tables: list[LobbyTable]) -> list[dict[str, Any]]:
                 "preset_notes": described["preset_notes"],
                 "house_rules": described["house_rules"],
                 "target": described["target"],
+                "more_from_host": table.more_from_host,
             }
         )
     return rows

@@ -443,7 +443,11 @@ def rate_game(game_id: int) -> bool:
         game.hands_summary = hands_summary_of(game)
         bots = bot_account_ids(p["bot"] for p in game.players if p.get("bot"))
         human_ids = [p["user"] for p in game.players if not p.get("bot") and p.get("user")]
-        existing = set(User.objects.filter(pk__in=human_ids).values_list("pk", flat=True))
+        existing = set(  # a deleted account gets no rating or result, ever
+            User.objects.filter(pk__in=human_ids, deleted_at__isnull=True).values_list(
+                "pk", flat=True
+            )
+        )
         record = record_of(game, table_rated=game.table.rated, bots=bots, existing_users=existing)
         book = RatingBook()
         family, pool = record.family, record.pool
@@ -562,7 +566,7 @@ def replay_all(
         ):
             levels.update(p["bot"] for p in players if p.get("bot"))
         bots = bot_account_ids(levels)
-        existing = set(User.objects.values_list("pk", flat=True))
+        existing = set(User.objects.filter(deleted_at__isnull=True).values_list("pk", flat=True))
         book, stats = RatingBook(), StatsBook()
         pending: list[tuple[Any, ...]] = []
         done = 0

@@ -11,8 +11,9 @@ from datetime import datetime
 from threading import Lock
 from typing import Any
 
-from django.db.models import TextField
-from django.db.models.functions import Cast
+from django.conf import settings
+from django.db.models import Count, F, TextField, Value, Window
+from django.db.models.functions import Cast, Coalesce, RowNumber
 from django.utils import timezone
 
 from games import engine
@@ -258,6 +259,9 @@ class LobbyTable:
     once per process (presenters.lobby_rows)."""
     abort_reason: str
     seats: tuple[LobbySeat, ...]
+    more_from_host: int = 0
+    """On a host's last listed row: how many more open tables of theirs the lobby leaves
+    out (LOBBY_ROWS_PER_HOST), reached by "more from this host"."""
 
 
 _LOBBY_FIELDS = (
@@ -266,18 +270,35 @@ _LOBBY_FIELDS = (
 )  # fmt: skip
 
 
-def public_tables(limit: int = 100) -> list[LobbyTable]:
+def public_tables(limit: int = 100, *, host_id: int | None = None) -> list[LobbyTable]:
     """The lobby list: open public tables, newest first, with who sits where.
+
+    At most LOBBY_ROWS_PER_HOST rows per host, so that one account cannot push everyone
+    else's tables out of the newest ``limit`` (issue 18: a hundred tables in 14 s did); the
+    host's last row says how many more there are. ``host_id`` lists one host's tables, all
+    of them (where "more from this host" leads). Tables without a host (managed by a
+    tournament) each count as their own.
 
     Two queries of plain values. With the ORM's model objects (a table, its seats and their
     users: about 400 objects for 80 tables) this was most of what a lobby page cost, and the
     lobby is the page every visitor reads (docs/performance.md, "Page visitors").
     """
+    tables = Table.objects.filter(status__in=Table.OPEN_STATUSES, is_private=False)
+    per_host = settings.LOBBY_ROWS_PER_HOST
+    if host_id is not None:
+        tables = tables.filter(host_id=host_id).annotate(host_rank=Value(0), host_count=Value(0))
+    else:
+        host = Coalesce(F("host_id"), -F("id"))
+        tables = tables.annotate(
+            host_rank=Window(
+                RowNumber(), partition_by=[host], order_by=[F("created_at").desc(), F("id").desc()]
+            ),
+            host_count=Window(Count("id"), partition_by=[host]),
+        ).filter(host_rank__lte=per_host)
     rows = list(
-        Table.objects.filter(status__in=Table.OPEN_STATUSES, is_private=False)
-        .annotate(rules_text=Cast("rules", output_field=TextField()))
-        .order_by("-created_at")
-        .values_list(*_LOBBY_FIELDS)[:limit]
+        tables.annotate(rules_text=Cast("rules", output_field=TextField()))
+        .order_by("-created_at", "-id")
+        .values_list(*_LOBBY_FIELDS, "host_rank", "host_count")[:limit]
     )
     seats: dict[int, list[LobbySeat]] = {}
     occupants = (
@@ -287,4 +308,8 @@ def public_tables(limit: int = 100) -> list[LobbyTable]:
     )
     for table_id, user_id, display_name, bot_level in occupants:
         seats.setdefault(table_id, []).append(LobbySeat(user_id, display_name, bot_level))
-    return [LobbyTable(*row, seats=tuple(seats.get(row[0], ()))) for row in rows]
+    listed = []
+    for *row, rank, count in rows:
+        more = count - per_host if rank == per_host and count > per_host else 0
+        listed.append(LobbyTable(*row, seats=tuple(seats.get(row[0], ())), more_from_host=more))
+    return listed

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -142,9 +143,10 @@ def table_create(
         )
     if bot_level not in BOT_LEVELS:
         raise TableError("invalid_bot", f"Bot level must be one of {', '.join(BOT_LEVELS)}.")
-    name = name.strip() or f"{host.display_name}'s table"
+    name = name.strip() or _default_table_name(host.display_name)
     with transaction.atomic():
         _check_not_busy(host)
+        _check_table_limits(host)
         table = Table.objects.create(
             name=name[:60],
             host=host,
@@ -170,6 +172,34 @@ def table_create(
         )
         _announce(table.pk, table.version, lobby=True)
     return table
+
+
+TABLE_LIMIT_CODES = frozenset({"too_many_waiting", "too_many_created"})
+
+
+def _check_table_limits(host: User) -> None:
+    """One account must not fill the lobby: a few tables waiting at once, a few new ones a
+    minute (settings TABLES_WAITING_PER_HOST, TABLES_CREATED_PER_MINUTE).
+
+    The host's row is locked first, so that simultaneous requests are counted one after
+    the other rather than each seeing the count before the others' tables.
+    """
+    User.objects.select_for_update().filter(pk=host.pk).values_list("pk", flat=True).first()
+    hosted = Table.objects.filter(host=host, managed=False)
+    waiting_limit = settings.TABLES_WAITING_PER_HOST
+    if hosted.filter(status=Table.Status.WAITING).count() >= waiting_limit:
+        raise TableError(
+            "too_many_waiting",
+            f"You already host {waiting_limit} tables waiting for players. Leave one you "
+            "no longer need before you create another.",
+        )
+    per_minute = settings.TABLES_CREATED_PER_MINUTE
+    since = timezone.now() - timedelta(minutes=1)
+    if hosted.filter(created_at__gte=since).count() >= per_minute:
+        raise TableError(
+            "too_many_created",
+            f"You can create at most {per_minute} tables a minute. Wait a moment and try again.",
+        )
 
 
 def _check_not_busy(user: User, *, allow_multiple: bool = False) -> None:
@@ -277,9 +307,10 @@ def seat_leave(*, table_id: int, user: User) -> None:
             seat.save(update_fields=["user"])
             if table.host_id == user.pk:
                 others = [s.user for s in seats if s.user_id and s.user_id != user.pk]
-                table.host = others[0] if others else None
-                table.save(update_fields=["host"])
-                if not others:
+                if others:
+                    table.host = others[0]
+                    table.save(update_fields=["host"])
+                else:  # it stays theirs: the creation limits count the tables one opened
                     table.status = Table.Status.EXPIRED
                     table.finished_at = timezone.now()
                     table.save(update_fields=["status", "finished_at"])
@@ -1327,3 +1358,42 @@ def table_resume(*, table_id: int) -> bool:
         _refresh_due(table)
         _announce(table.pk, version)
     return True
+
+
+# --- deleted accounts ----------------------------------------------------------------------
+
+
+def player_forget(*, user_id: int, old_name: str, anonymous: str) -> None:
+    """Remove a deleted account's name from what games stored by value, in the deletion's
+    transaction (accounts.services.account_delete).
+
+    Game rows keep each seat's name as it was at the start (so that a renamed player's past
+    games read as they were played); default table names ("Ivy's table") were made from the
+    host's name. Both now read ``anonymous``. The account's ratings, results and period
+    totals go too: the leaderboards never show a deleted account, and rating a game that
+    finishes later writes none for it (games.ratings skips deleted accounts).
+    """
+    from games.models import GameResult, PlayerPeriodStats, Rating
+
+    games = Game.objects.only("players")
+    if transaction.get_connection().vendor == "postgresql":
+        games = games.filter(players__contains=[{"user": user_id}])
+    changed = []
+    for game in games.iterator(chunk_size=2000):
+        touched = False
+        for player in game.players:
+            if player.get("user") == user_id and not player.get("bot"):
+                player["name"] = anonymous
+                touched = True
+        if touched:
+            changed.append(game)
+    Game.objects.bulk_update(changed, ["players"], batch_size=500)
+    Table.objects.filter(host_id=user_id, name=_default_table_name(old_name)).update(
+        name=_default_table_name(anonymous)
+    )
+    for model in (GameResult, PlayerPeriodStats, Rating):
+        model.objects.filter(user_id=user_id).delete()
+
+
+def _default_table_name(host_name: str) -> str:
+    return f"{host_name}'s table"[:60]

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -41,7 +41,14 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _lobby(request: HttpRequest, form: TableCreateForm | None, status: int = 200) -> HttpResponse:
-    tables = selectors.public_tables()
+    # ?host=<id>: one host's open tables, all of them ("more from this host"); not live.
+    raw_host = request.GET.get("host", "")
+    lobby_host = (
+        User.objects.filter(pk=int(raw_host), is_active=True).first()
+        if raw_host.isdigit() and len(raw_host) < 12
+        else None
+    )
+    tables = selectors.public_tables(host_id=lobby_host.pk if lobby_host else None)
     mine: list[Table] = []
     if request.user.is_authenticated:
         mine = list(
@@ -52,6 +59,7 @@ def _lobby(request: HttpRequest, form: TableCreateForm | None, status: int = 200
     context = {
         "lobby_tables": presenters.lobby_tables_html(presenters.lobby_rows(tables), oob=False),
         "form": form,
+        "lobby_host": lobby_host,
         "my_tables": mine,
         "presets_json": json.dumps(
             {
@@ -97,8 +105,11 @@ def table_create(request: HttpRequest) -> HttpResponse:
     try:
         table = services.table_create(host=request.user, **form.service_kwargs())
     except services.TableError as exc:
+        status = 429 if exc.code in services.TABLE_LIMIT_CODES else 400
+        if "application/json" in request.headers.get("Accept", ""):
+            return JsonResponse({"error": exc.code, "message": exc.message}, status=status)
         form.add_service_error(exc.code, exc.message)
-        return _lobby(request, form, status=400)
+        return _lobby(request, form, status=status)
     return redirect("table_detail", table_id=table.pk)
 
 

@@ -13,11 +13,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
 
+from accounts.sockets import AccountSockets
 from tournaments import broadcast
 from tournaments.models import Entry, Tournament
 
 
-class TournamentConsumer(AsyncWebsocketConsumer):
+class TournamentConsumer(AccountSockets, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         if not await database_sync_to_async(self._exists)():

@@ -7,10 +7,10 @@ last one closed or lapsed, and a bot (a bot seat or a bot account) is shown as a
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import AnonymousUser
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from games import presenters, selectors, services
