@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -405,6 +406,14 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     steps: list[dict[str, Any]] = []
     if chosen is not None and chosen.status == Hand.Status.OVER:
         steps = display.replay_steps(engine.state_from_json(chosen.state), names)
+    urls = _player_urls(game.players)
+    standings = display.standings(game.totals, game.winners, names)
+    for row in [*standings, *(h for step in steps for h in step["hands"])]:
+        row["url"] = urls[row["seat"]] if row["seat"] < len(urls) else None
+    for step in steps:
+        for group in step["melds"]:
+            group["url"] = urls[group["seat"]] if group["seat"] < len(urls) else None
+    players = [{**p, "url": urls[i] if i < len(urls) else None} for i, p in enumerate(game.players)]
     return render(
         request,
         "games/game_detail.html",
@@ -412,10 +421,10 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "game": game,
             "table": table,
             "names": names,
-            "players": game.players,
+            "players": players,
             "preset_title": display.preset_title(table.preset),
             "rules_summary": display.rules_summary(game.rules),
-            "standings": display.standings(game.totals, game.winners, names),
+            "standings": standings,
             "score_sheet": display.score_sheet(
                 rows, len(names), game.totals if game.status == Game.Status.FINISHED else None
             ),
@@ -425,6 +434,32 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "steps": steps,
         },
     )
+
+
+def _player_urls(players: list[dict[str, Any]]) -> list[str | None]:
+    """Each seat's public page, from the account's current name (None when it is gone).
+
+    A person's seat records the account; a bot seat, its level, played by the bot account
+    of that name. One query for the whole game.
+    """
+    ids = [p["user"] for p in players if p.get("user")]
+    bot_names = [p.get("name", "") for p in players if p.get("bot")]
+    found = User.objects.filter(deleted_at__isnull=True, is_active=True).filter(
+        Q(pk__in=ids) | Q(is_bot=True, display_name__in=bot_names)
+    )
+    by_id: dict[int, str] = {}
+    by_bot_name: dict[str, str] = {}
+    for user_id, name, is_bot in found.values_list("pk", "display_name", "is_bot"):
+        by_id[user_id] = name
+        if is_bot:
+            by_bot_name[name] = name
+    urls: list[str | None] = []
+    for p in players:
+        name = by_id.get(p["user"]) if p.get("user") else None
+        if name is None and p.get("bot"):
+            name = by_bot_name.get(p.get("name", ""))
+        urls.append(reverse("player_detail", kwargs={"name": name}) if name else None)
+    return urls
 
 
 def _chosen_hand(request: HttpRequest, hands: list[Hand]) -> Hand | None:

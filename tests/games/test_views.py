@@ -531,3 +531,35 @@ def test_during_a_rummy_call_window_claimants_get_call_and_pass_controls(alice):
     assert "Rummy may be called" in html
     watcher = presenters.state_html(snap, None, None)
     assert 'data-kind="claim_rummy"' not in watcher and "Pass (do not" not in watcher
+
+
+def test_the_replay_groups_melds_by_who_laid_them_and_shows_what_a_joker_stands_for():
+    from games.engine.melds import TableMeld
+
+    melds = [
+        TableMeld(1, "run", ("5H", "6H", "7H", "8H"), ("5H", "6H", "7H", "8H"), (1, 1, 1, 0),
+                  "H", "", 5, 8),
+        TableMeld(2, "group", ("9C", "9D", "JK"), ("9C", "9D", "9S"), (0, 0, 0), "", "9", 9, 9),
+        TableMeld(3, "group", ("KC", "KD", "KS"), ("KC", "KD", "KS"), (1, 1, 1), "", "K", 13, 13),
+    ]  # fmt: skip
+    groups = display._replay_melds(melds, ["Ann", "Ben"])
+    assert [(g["name"], [m["id"] for m in g["melds"]]) for g in groups] == [
+        ("Ann", [2]),
+        ("Ben", [1, 3]),
+    ]
+    joker = groups[0]["melds"][0]["cards"][2]
+    assert joker["stands_for"] == "9♠"
+    assert "=9♠" in joker["small_html"] and "as 9♠" in joker["small_html"]
+    assert not groups[1]["melds"][0]["cards"][0].get("stands_for")
+
+
+def test_the_replay_puts_each_meld_on_its_own_line_and_separates_names_from_cards(client, alice):
+    table = start_table(alice, seats=3, target=50)
+    game = finish_game(table)
+    html = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert 'class="replay-meld-list"' in html
+    assert re.search(r'<li class="replay-meld">', html)
+    assert "Melds of " in html
+    # the name is its own element, followed by a colon, before "no cards" or the cards
+    assert re.search(r'<span class="replay-name">(<a [^>]+>)?[^<]+(</a>)?:</span>', html)
+    assert f'<a href="/players/{alice.display_name}/">{alice.display_name}</a>' in html
