@@ -11,7 +11,10 @@ urlpatterns = [
     path(
         "login/",
         auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
+            # People log in to play: without a safe ``next`` they land in the lobby.
+            template_name="accounts/login.html",
+            redirect_authenticated_user=True,
+            next_page="home",
         ),
         name="login",
     ),

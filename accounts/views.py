@@ -6,24 +6,39 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect, render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import AccountSettingsForm, DeleteAccountForm, SignUpForm
 from accounts.services import account_delete
 
 
+def _next_or_lobby(request: HttpRequest) -> str:
+    """Where to go after signing up: a safe ``next`` (this site, same scheme), else the lobby.
+
+    People sign up to play, so they land where the tables are, not on the account page.
+    """
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return resolve_url("home")
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("accounts:account")
+        return redirect(_next_or_lobby(request))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.display_name}! Your account is ready.")
-        return redirect("accounts:account")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(_next_or_lobby(request))
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
 @login_required

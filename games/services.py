@@ -173,16 +173,26 @@ def table_create(
     return table
 
 
-def _check_not_busy(user: User, *, allow_multiple: bool = False) -> None:
-    if allow_multiple:
-        return
+ONE_GAME_RULE = (
+    "A person plays at one running game at a time (tournament tables included); "
+    "you may watch any number of tables."
+)
+
+
+def _check_not_busy(user: User) -> None:
+    """The one rule for sitting down and for creating a table: one running game per person.
+
+    Any table whose game is running counts, a tournament's tables too (they are tables like
+    any other); watching never counts.
+    """
     busy = Seat.objects.filter(
         user=user, table__status=Table.Status.PLAYING, left=False
     ).select_related("table")
     for seat in busy:
         raise TableError(
             "busy",
-            f"You are already playing at “{seat.table.name}”. Finish or leave that game first.",
+            f"You are already playing at “{seat.table.name}”. {ONE_GAME_RULE} "
+            "Finish or leave that game first.",
         )
 
 
@@ -202,7 +212,6 @@ def seat_join(
     table_id: int,
     user: User,
     index: int | None = None,
-    allow_multiple: bool = False,
     invite: str | None = None,
 ) -> Seat:
     """Sit down at a waiting table: in the seat asked for, else the first free one.
@@ -218,7 +227,7 @@ def seat_join(
         seats = _seats(table)
         if any(s.user_id == user.pk for s in seats):
             raise TableError("already_seated", "You already have a seat at this table.")
-        _check_not_busy(user, allow_multiple=allow_multiple)
+        _check_not_busy(user)
         seat = _free_seat(seats, index)
         seat.user = user
         seat.save(update_fields=["user"])

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRefresh
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts.models import User
 from games import display, engine, presenters, rules_pages, selectors, services, signals
@@ -248,20 +248,33 @@ def _index(request: HttpRequest) -> int | None:
         raise services.TableError("no_seat", "There is no such seat.") from None
 
 
-@login_required
 @require_POST
 def seat_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Sit down. From the lobby's "Join" this takes the first free seat and opens the table,
+    with no watching view and second "Sit here" in between."""
+    from_lobby = request.POST.get("from") == "lobby"
+    table_url = reverse("table_detail", args=[table_id])
+    if not request.user.is_authenticated:
+        login_url = f"{reverse('accounts:login')}?next={table_url}"
+        return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
     table, _seat = _get_table(request, table_id)
     try:
         services.seat_join(
             table_id=table_id,
             user=request.user,
             index=_index(request),
-            allow_multiple=request.POST.get("allow_multiple") == "1",
             invite=table.invite_token if _may_see(request, table, False) else None,
         )
     except services.TableError as exc:
+        if from_lobby and request.htmx:
+            html = render_to_string(
+                "games/partials/error.html",
+                {"code": exc.code, "message": exc.message, "target": "lobby-error"},
+            )
+            return HttpResponse(html, status=400)
         return _refused(request, table_id, exc)
+    if from_lobby:
+        return HttpResponseClientRedirect(table_url) if request.htmx else redirect(table_url)
     return _done(request, table_id, reload=True)
 
 

@@ -5,6 +5,16 @@
 "use strict";
 
 (() => {
+  // "Join" refusals (already playing elsewhere, the table filled up) come back as 400 with an
+  // error fragment for #lobby-error: show it rather than drop it.
+  if (window.htmx) {
+    htmx.config.responseHandling = [
+      { code: "204", swap: false },
+      { code: "[23]..", swap: true },
+      { code: "4..", swap: true, error: false },
+      { code: "...", swap: false, error: true },
+    ];
+  }
   const socket = document.getElementById("lobby-socket");
   const status = document.getElementById("connection-lobby");
   if (socket && status) {

@@ -102,7 +102,7 @@ def sign_up(page: Any, base: str, username: str, display_name: str) -> None:
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url(f"{base}/accounts/")
+    page.wait_for_url(f"{base}/")
 
 
 def card_button(page: Any, code: str) -> Any:

@@ -141,7 +141,11 @@ def test_a_player_sits_at_one_running_table_at_a_time(alice, bob):
     with pytest.raises(services.TableError) as refused:
         services.seat_join(table_id=other.pk, user=alice)
     assert refused.value.code == "busy"
-    services.seat_join(table_id=other.pk, user=alice, allow_multiple=True)
+    assert "one running game at a time" in refused.value.message
+    assert "watch any number of tables" in refused.value.message
+    with pytest.raises(TypeError):  # no way around the rule any more
+        services.seat_join(table_id=other.pk, user=alice, allow_multiple=True)
+    assert not Seat.objects.filter(table=other, user=alice).exists()
 
 
 def test_leaving_a_running_game_hands_the_seat_to_a_bot(alice):

@@ -563,3 +563,60 @@ def test_the_replay_puts_each_meld_on_its_own_line_and_separates_names_from_card
     # the name is its own element, followed by a colon, before "no cards" or the cards
     assert re.search(r'<span class="replay-name">(<a [^>]+>)?[^<]+(</a>)?:</span>', html)
     assert f'<a href="/players/{alice.display_name}/">{alice.display_name}</a>' in html
+
+
+# --- joining from the lobby ----------------------------------------------------------------
+
+
+def test_lobby_join_takes_a_free_seat_and_opens_the_table(client, alice, bob):
+    table = waiting_table(alice)
+    lobby = client_for(bob).get(reverse("home")).content.decode()
+    join = reverse("seat_join", args=[table.pk])
+    assert f'hx-post="{join}"' in lobby and 'name="from" value="lobby"' in lobby
+    response = client_for(bob).post(join, {"from": "lobby"}, **HTMX)
+    assert response["HX-Redirect"] == reverse("table_detail", args=[table.pk])
+    assert occupants(table) == [alice.pk, bob.pk, None]
+
+
+def test_lobby_join_without_script_still_sits_down_and_opens_the_table(alice, bob):
+    table = waiting_table(alice)
+    response = client_for(bob).post(reverse("seat_join", args=[table.pk]), {"from": "lobby"})
+    assert response.status_code == 302
+    assert response.url == reverse("table_detail", args=[table.pk])
+    assert occupants(table) == [alice.pk, bob.pk, None]
+
+
+def test_lobby_join_asks_a_visitor_to_log_in_first(client, alice):
+    table = waiting_table(alice)
+    response = client.post(reverse("seat_join", args=[table.pk]), {"from": "lobby"}, **HTMX)
+    assert response["HX-Redirect"] == f"/accounts/login/?next=/tables/{table.pk}/"
+    assert occupants(table) == [alice.pk, None, None]
+
+
+def test_lobby_join_while_playing_elsewhere_says_the_one_game_rule(alice, bob):
+    start_table(bob)
+    table = waiting_table(alice)
+    response = client_for(bob).post(
+        reverse("seat_join", args=[table.pk]), {"from": "lobby"}, **HTMX
+    )
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert 'id="lobby-error"' in html and 'hx-swap-oob="true"' in html
+    assert "one running game at a time" in html and "watch any number of tables" in html
+    assert occupants(table) == [alice.pk, None, None]
+
+
+def test_the_table_page_offers_no_way_around_the_one_game_rule(alice, bob):
+    table = waiting_table(alice)
+    html = client_for(bob).get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert "Sit here" in html
+    assert "allow_multiple" not in html and "even if I am playing" not in html
+    start_table(bob, seats=2)
+    forced = client_for(bob).post(
+        reverse("seat_join", args=[table.pk]), {"index": 1, "allow_multiple": "1"}, **HTMX
+    )
+    assert forced.status_code == 400  # the old flag no longer lets anyone past the rule
+    assert "one running game at a time" in forced.content.decode()
+    assert occupants(table) == [alice.pk, None, None]
+    creating = client_for(bob).post(reverse("table_create"), create_form_data())
+    assert "one running game at a time" in creating.content.decode()
