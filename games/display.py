@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 
 from games import engine
 from games.engine import scatter
+from games.rules_pages import option_text
 
 LOG_LINES = 14
 
@@ -562,11 +563,9 @@ def rules_summary(rules_json: dict[str, Any]) -> list[dict[str, str]]:
     out = []
     for name, value in rules.changed_options().items():
         info = engine.OPTIONS[name]
-        if info.type == "bool":
-            text = info.name.replace("_", " ") + (" on" if value else " off")
-        else:
-            text = f"{info.name.replace('_', ' ')} {value}"
-        out.append({"name": name, "text": text, "description": info.description})
+        out.append(
+            {"name": name, "text": option_text(name, value), "description": info.description}
+        )
     return out
 
 

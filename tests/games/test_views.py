@@ -163,7 +163,7 @@ def test_a_lobby_row_says_rules_seats_target_turn_time_players_and_spectators(cl
     html = client.get("/").content.decode()
     row = html[html.index("Rummy night") :]
     assert "Standard 500 Rum" in row
-    assert "rummy call on" in row
+    assert "Rummy calls: on" in row
     assert "1/3" in row
     assert "300" in row
     assert "60 s" in row
@@ -196,11 +196,10 @@ def test_creating_a_table_seats_the_host_and_opens_its_page(alice_client, alice)
 
 
 def test_an_impossible_combination_is_refused_with_the_engines_reason(alice_client):
-    data = create_form_data(opt_rummy_last_discard_only="on")
-    data.pop("opt_rummy_call", None)
+    data = create_form_data(opt_jokers="3")
     response = alice_client.post(reverse("table_create"), data)
     with pytest.raises(engine.RulesError) as engine_says:
-        engine.make_rules("standard", rummy_last_discard_only=True)
+        engine.make_rules("standard", jokers=3)
     assert response.status_code == 400
     assert engine_says.value.reason in response.content.decode()
     assert not Table.objects.exists()
