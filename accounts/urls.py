@@ -20,6 +20,7 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("settings/", views.account_settings, name="settings"),
+    path("settings/preferences/", views.game_preferences, name="preferences"),
     path("delete/", views.delete_account, name="delete"),
     path("privacy/", views.privacy, name="privacy"),
     path(

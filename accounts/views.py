@@ -10,8 +10,15 @@ from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import AccountSettingsForm, DeleteAccountForm, SignUpForm
+from accounts.forms import (
+    AccountSettingsForm,
+    DeleteAccountForm,
+    GamePreferencesForm,
+    SignUpForm,
+)
 from accounts.services import account_delete
+
+PREVIEW = [("A", "♥", "hearts"), ("K", "♦", "diamonds"), ("7", "♣", "clubs"), ("Q", "♠", "spades")]
 
 
 def _next_or_lobby(request: HttpRequest) -> str:
@@ -54,7 +61,30 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, "Your settings are saved.")
         return redirect("accounts:account")
-    return render(request, "accounts/settings.html", {"form": form})
+    preferences = GamePreferencesForm(instance=request.user, prefix="pref")
+    return render(
+        request,
+        "accounts/settings.html",
+        {"form": form, "preferences": preferences, "preview": PREVIEW},
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def game_preferences(request: HttpRequest) -> HttpResponse:
+    """Card size, deck colours and sound: saved on the account, applied on every page."""
+    preferences = GamePreferencesForm(request.POST, instance=request.user, prefix="pref")
+    if preferences.is_valid():
+        preferences.save()
+        messages.success(request, "Your game preferences are saved.")
+        return redirect("accounts:settings")
+    form = AccountSettingsForm(instance=request.user)
+    return render(
+        request,
+        "accounts/settings.html",
+        {"form": form, "preferences": preferences, "preview": PREVIEW},
+        status=400,
+    )
 
 
 @login_required

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
@@ -20,7 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts.models import User
@@ -63,6 +64,17 @@ def _lobby(request: HttpRequest, form: TableCreateForm | None, status: int = 200
         "presets": [p for p in engine.PRESETS.values() if p.playable],
     }
     return render(request, "home.html", context, status=status)
+
+
+FAVICON = settings.BASE_DIR / "static" / "img" / "favicon.ico"
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers and feed readers ask for whatever the page's <link> says."""
+    response = HttpResponse(FAVICON.read_bytes(), content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 def rules(request: HttpRequest) -> HttpResponse:

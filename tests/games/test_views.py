@@ -619,3 +619,12 @@ def test_the_table_page_offers_no_way_around_the_one_game_rule(alice, bob):
     assert occupants(table) == [alice.pk, None, None]
     creating = client_for(bob).post(reverse("table_create"), create_form_data())
     assert "one running game at a time" in creating.content.decode()
+
+
+def test_favicon_ico_is_served(client, db):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/x-icon"
+    body = response.content
+    assert body[:4] == b"\x00\x00\x01\x00" and b"PNG" in body[:40]
+    assert 'href="/favicon.ico"' in client.get("/").content.decode()
