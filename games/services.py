@@ -196,6 +196,24 @@ def _check_not_busy(user: User) -> None:
         )
 
 
+def _check_seated_not_busy(table: Table, seats: list[Seat]) -> None:
+    """Before a game starts: nobody seated here may be playing a running game elsewhere (a
+    person can sit at several waiting tables; the first to start is the one they play)."""
+    people = [s.user_id for s in seats if s.user_id is not None and not s.left]
+    busy = (
+        Seat.objects.filter(user_id__in=people, table__status=Table.Status.PLAYING, left=False)
+        .exclude(table=table)
+        .select_related("table", "user")
+        .first()
+    )
+    if busy is not None:
+        raise TableError(
+            "busy",
+            f"{busy.user.display_name} is already playing at “{busy.table.name}”. "
+            f"{ONE_GAME_RULE} The game can start once they finish or leave it.",
+        )
+
+
 def _waiting_table(table_id: int) -> Table:
     table = _locked_table(table_id)
     if table.status != Table.Status.WAITING:
@@ -233,6 +251,7 @@ def seat_join(
         seat.save(update_fields=["user"])
         version = _bump(table)
         if table.auto_start and all(not s.is_empty for s in seats):
+            _check_seated_not_busy(table, seats)
             _start_game(table, seats)
             version = table.version
         _announce(table.pk, version, lobby=True)
@@ -367,6 +386,7 @@ def table_start(*, table_id: int, by: User) -> Game:
         seats = _seats(table)
         if any(s.is_empty for s in seats):
             raise TableError("not_full", "Every seat must be taken (add bots to fill them).")
+        _check_seated_not_busy(table, seats)
         game = _start_game(table, seats)
         _announce(table.pk, table.version, lobby=True)
     return game

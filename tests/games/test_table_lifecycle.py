@@ -190,3 +190,17 @@ def test_a_private_table_takes_only_players_with_its_invite(alice, bob):
         services.seat_join(table_id=table.pk, user=bob, invite="guess")
     services.seat_join(table_id=table.pk, user=bob, invite=table.invite_token)
     assert _occupants(table) == [alice.pk, bob.pk, None]
+
+
+def test_a_game_does_not_start_while_someone_seated_plays_elsewhere(alice, bob):
+    waiting = _create(alice, num_seats=2)
+    services.seat_join(table_id=waiting.pk, user=bob)  # bob waits here, then plays elsewhere
+    start_table(bob)
+    with pytest.raises(services.TableError) as refused:
+        services.table_start(table_id=waiting.pk, by=alice)
+    assert refused.value.code == "busy"
+    assert "Bob is already playing" in refused.value.message
+    assert "one running game at a time" in refused.value.message
+    waiting.refresh_from_db()
+    assert waiting.status == Table.Status.WAITING
+    assert not Game.objects.filter(table=waiting).exists()
