@@ -278,6 +278,8 @@ def seat_join(request: HttpRequest, table_id: int) -> HttpResponse:
             invite=table.invite_token if _may_see(request, table, False) else None,
         )
     except services.TableError as exc:
+        if from_lobby and exc.code == "already_seated":  # the shared list offers Join to all
+            return HttpResponseClientRedirect(table_url) if request.htmx else redirect(table_url)
         if from_lobby and request.htmx:
             html = render_to_string(
                 "games/partials/error.html",

@@ -628,3 +628,12 @@ def test_favicon_ico_is_served(client, db):
     body = response.content
     assert body[:4] == b"\x00\x00\x01\x00" and b"PNG" in body[:40]
     assert 'href="/favicon.ico"' in client.get("/").content.decode()
+
+
+def test_lobby_join_at_a_table_where_i_already_sit_just_opens_it(alice):
+    table = waiting_table(alice)
+    response = client_for(alice).post(
+        reverse("seat_join", args=[table.pk]), {"from": "lobby"}, **HTMX
+    )
+    assert response["HX-Redirect"] == reverse("table_detail", args=[table.pk])
+    assert occupants(table) == [alice.pk, None, None]
