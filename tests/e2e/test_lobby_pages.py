@@ -42,3 +42,14 @@ def test_join_in_the_lobby_sits_down_at_once(page: Any, live_server_url):
     alice = User.objects.get(username="alice")
     assert table.seats.filter(user=alice).exists()
     assert page.get_by_role("button", name="Leave", exact=False).first.is_visible()
+
+
+@pytest.mark.e2e
+def test_the_header_with_my_page_and_account_links_fits_a_phone(page: Any, live_server_url):
+    page.set_viewport_size({"width": 360, "height": 740})
+    sign_up(page, live_server_url, "alice", "Alice")
+    nav = page.get_by_role("navigation", name="Main")
+    assert nav.get_by_role("link", name="Alice").is_visible()
+    assert nav.get_by_role("link", name="Account").is_visible()
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
