@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 
 from games import engine, services
-from games.rules_pages import option_label
+from games.rules_pages import in_words, option_label
 
 OPTION_PREFIX = "opt_"
 UNTIMED = "untimed"
@@ -152,14 +152,14 @@ class TableCreateForm(forms.Form):
         try:
             rules = engine.make_rules(preset, **options)
         except engine.RulesError as exc:
-            self.add_error(None, exc.reason)
+            self.add_error(None, in_words(exc.reason))
             return data
         seats = data.get("num_seats")
         if seats is not None:
             try:
                 rules.validate_players(seats)
             except engine.RulesError as exc:
-                self.add_error("num_seats", exc.reason)
+                self.add_error("num_seats", in_words(exc.reason))
         if data.get("turn_seconds") == UNTIMED and not data.get("is_private"):
             self.add_error("turn_seconds", "Only private tables may be untimed.")
         data["options"] = options
@@ -204,7 +204,7 @@ class TableCreateForm(forms.Form):
         }
 
     def add_service_error(self, code: str, message: str) -> None:
-        self.add_error(ERROR_FIELDS.get(code), message)
+        self.add_error(ERROR_FIELDS.get(code), in_words(message))
 
 
 def _option_field(info: engine.OptionInfo, preset: str) -> forms.Field:

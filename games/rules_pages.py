@@ -8,6 +8,7 @@ The explanation of each preset is written by hand, one template per preset
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.template.loader import select_template
@@ -41,6 +42,21 @@ OPTION_LABELS: dict[str, str] = {
 def option_label(name: str) -> str:
     """The human label of a house rule; a new option without one reads as words, not code."""
     return OPTION_LABELS.get(name) or name.replace("_", " ").capitalize()
+
+
+def in_words(reason: str) -> str:
+    """An engine refusal as people read it: house-rule identifiers become their labels and
+    preset slugs their titles ("boathouse stays on" -> "“Discard to go out” stays on").
+
+    The engine knows no labels (it depends on nothing); the pages translate at the edge.
+    """
+    for name in sorted(engine.OPTIONS, key=len, reverse=True):
+        if "_" in name or name == "boathouse":
+            reason = re.sub(rf"\b{re.escape(name)}\b", f"“{option_label(name)}”", reason)
+    for slug, info in all_presets().items():
+        if "-" in slug:
+            reason = re.sub(rf"(?<![\w-]){re.escape(slug)}(?![\w-])", info.title, reason)
+    return reason
 
 
 def option_text(name: str, value: Any) -> str:

@@ -94,7 +94,9 @@ def test_an_impossible_combination_is_refused_with_the_engines_own_reason():
     assert not form.is_valid()
     with pytest.raises(engine.RulesError) as refused:
         engine.make_rules("oklahoma", boathouse=False)
-    assert form.non_field_errors() == [refused.value.reason]
+    assert form.non_field_errors() == [rules_pages.in_words(refused.value.reason)]
+    assert "boathouse" not in form.non_field_errors()[0]
+    assert "“Discard to go out”" in form.non_field_errors()[0]
 
 
 def test_seats_beyond_the_presets_limits_are_refused_with_the_engines_reason():
@@ -175,3 +177,16 @@ def test_a_dependent_option_left_set_while_its_switch_is_off_is_not_taken():
     options = form.service_kwargs()["options"]
     assert options["rummy_last_discard_only"] is False
     assert options["claim_window_s"] == engine.OPTIONS["claim_window_s"].default_for("standard")
+
+
+def test_engine_refusals_read_with_labels_and_titles_not_identifiers():
+    said = rules_pages.in_words(
+        "rummy_last_discard_only changes the Rummy call: turn on rummy_call too."
+    )
+    assert said == (
+        "“Rummy on the latest discard only” changes the Rummy call: turn on “Rummy calls” too."
+    )
+    title = engine.PRESETS["oklahoma-jokers"].title
+    assert rules_pages.in_words("The jokers option is only for oklahoma-jokers.") == (
+        f"The jokers option is only for {title}."
+    )

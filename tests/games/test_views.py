@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import display, engine, presenters, selectors, services
+from games import display, engine, presenters, rules_pages, selectors, services
 from games.models import ChatMessage, ChatMute, ChatReport, Game, Hand, Seat, Table
 from tests.conftest import make_player
 from tests.games.conftest import play_one, start_table
@@ -201,7 +201,8 @@ def test_an_impossible_combination_is_refused_with_the_engines_reason(alice_clie
     with pytest.raises(engine.RulesError) as engine_says:
         engine.make_rules("standard", jokers=3)
     assert response.status_code == 400
-    assert engine_says.value.reason in response.content.decode()
+    assert escape(rules_pages.in_words(engine_says.value.reason)) in response.content.decode()
+    assert "oklahoma-jokers" not in response.content.decode().split("form-errors")[1][:300]
     assert not Table.objects.exists()
 
 
