@@ -66,6 +66,18 @@ class AccountSettingsForm(_UniqueNameAndEmailMixin):
         fields = ("display_name", "email")
 
 
+class GamePreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
+    """How cards look and sound; a form of its own so saving it never touches name or e-mail."""
+
+    class Meta:
+        model = User
+        fields = ("card_size", "deck_colours", "sound")
+        widgets = {
+            "card_size": forms.RadioSelect,
+            "deck_colours": forms.RadioSelect,
+        }
+
+
 class DeleteAccountForm(forms.Form):
     password = forms.CharField(
         label="Your password",

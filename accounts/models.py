@@ -35,6 +35,32 @@ class User(AbstractUser):
         help_text="Set when the player deleted the account; the row stays for past games.",
     )
 
+    # Game preferences: how cards look and sound for this person, applied as classes on
+    # <body> (static/css/preferences.css), so every page and table follows them.
+    class CardSize(models.TextChoices):
+        SMALL = "small", "Small"
+        MEDIUM = "medium", "Medium"
+        LARGE = "large", "Large"
+
+    class DeckColours(models.TextChoices):
+        FOUR = "four", "Four colours (♠ black, ♥ red, ♦ blue, ♣ green)"
+        TWO = "two", "Two colours (♠ ♣ black, ♥ ♦ red)"
+
+    card_size = models.CharField(
+        max_length=6, choices=CardSize.choices, default=CardSize.MEDIUM, verbose_name="Card size"
+    )
+    deck_colours = models.CharField(
+        max_length=4,
+        choices=DeckColours.choices,
+        default=DeckColours.FOUR,
+        verbose_name="Deck colours",
+    )
+    sound = models.BooleanField(
+        default=False,
+        verbose_name="Sound",
+        help_text="A short tone when it is your turn.",
+    )
+
     objects = PlayerManager()
 
     REQUIRED_FIELDS = ["email"]

@@ -11,12 +11,16 @@ urlpatterns = [
     path(
         "login/",
         auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
+            # People log in to play: without a safe ``next`` they land in the lobby.
+            template_name="accounts/login.html",
+            redirect_authenticated_user=True,
+            next_page="home",
         ),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("settings/", views.account_settings, name="settings"),
+    path("settings/preferences/", views.game_preferences, name="preferences"),
     path("delete/", views.delete_account, name="delete"),
     path("privacy/", views.privacy, name="privacy"),
     path(

@@ -10,28 +10,50 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect, render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts import sockets
-from accounts.forms import AccountSettingsForm, DeleteAccountForm, SignUpForm
+from accounts.forms import (
+    AccountSettingsForm,
+    DeleteAccountForm,
+    GamePreferencesForm,
+    SignUpForm,
+)
 from accounts.lockout import clear_lockouts
 from accounts.services import account_delete
 from accounts.throttle import admit_password_reset
 from config.client_address import client_address
 
+PREVIEW = [("A", "♥", "hearts"), ("K", "♦", "diamonds"), ("7", "♣", "clubs"), ("Q", "♠", "spades")]
+
+
+def _next_or_lobby(request: HttpRequest) -> str:
+    """Where to go after signing up: a safe ``next`` (this site, same scheme), else the lobby.
+
+    People sign up to play, so they land where the tables are, not on the account page.
+    """
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return resolve_url("home")
+
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("accounts:account")
+        return redirect(_next_or_lobby(request))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.display_name}! Your account is ready.")
-        return redirect("accounts:account")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(_next_or_lobby(request))
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
 @login_required
@@ -47,7 +69,30 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, "Your settings are saved.")
         return redirect("accounts:account")
-    return render(request, "accounts/settings.html", {"form": form})
+    preferences = GamePreferencesForm(instance=request.user, prefix="pref")
+    return render(
+        request,
+        "accounts/settings.html",
+        {"form": form, "preferences": preferences, "preview": PREVIEW},
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def game_preferences(request: HttpRequest) -> HttpResponse:
+    """Card size, deck colours and sound: saved on the account, applied on every page."""
+    preferences = GamePreferencesForm(request.POST, instance=request.user, prefix="pref")
+    if preferences.is_valid():
+        preferences.save()
+        messages.success(request, "Your game preferences are saved.")
+        return redirect("accounts:settings")
+    form = AccountSettingsForm(instance=request.user)
+    return render(
+        request,
+        "accounts/settings.html",
+        {"form": form, "preferences": preferences, "preview": PREVIEW},
+        status=400,
+    )
 
 
 @login_required

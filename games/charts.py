@@ -32,7 +32,7 @@ def rating_chart(values: Sequence[float], *, label: str) -> SafeString:
     ticks = format_html_join(
         "",
         '<text class="chart-tick" x="4" y="{}">{}</text>',
-        ((f"{y(v) + 4:.1f}", f"{v:.1f}") for v in sorted({low, high})),
+        ((f"{y(v) + 4:.1f}", f"{v:g}") for v in sorted({low, high})),
     )
     return format_html(
         '<svg class="rating-chart" viewBox="0 0 {} {}" role="img" aria-label="{}">'

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.utils.safestring import mark_safe
 
 from games import engine
 from games.engine import scatter
+from games.rules_pages import option_text
 
 LOG_LINES = 14
 
@@ -764,11 +766,9 @@ def rules_summary(rules_json: dict[str, Any]) -> list[dict[str, str]]:
     out = []
     for name, value in rules.changed_options().items():
         info = engine.OPTIONS[name]
-        if info.type == "bool":
-            text = info.name.replace("_", " ") + (" on" if value else " off")
-        else:
-            text = f"{info.name.replace('_', ' ')} {value}"
-        out.append({"name": name, "text": text, "description": info.description})
+        out.append(
+            {"name": name, "text": option_text(name, value), "description": info.description}
+        )
     return out
 
 
@@ -886,6 +886,33 @@ def replay_steps(final: Any, names: Sequence[str]) -> list[dict[str, Any]]:
     return steps
 
 
+def _replay_melds(melds: Sequence[Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The melds grouped by the seat that laid each down, in seat order, one list per seat.
+
+    Every card keeps the name of the seat it scores for (lay-offs may be someone else's)
+    and, for a joker or a wild card, the card it stands for.
+    """
+    by_owner: dict[int, list[dict[str, Any]]] = {}
+    for meld in melds:
+        cards = [
+            card(
+                c,
+                owner_name=_name(names, owner),
+                stands_for=engine.card_label(reading) if c != reading else None,
+            )
+            for c, reading, owner in zip(meld.cards, meld.reading, meld.owners, strict=True)
+        ]
+        # The engine keeps no melder: the seat credited with most of the meld laid it down
+        # (lay-offs come one card at a time, so they rarely outnumber the first three).
+        counts = Counter(meld.owners)
+        melder = min(counts, key=lambda seat: (-counts[seat], seat))
+        by_owner.setdefault(melder, []).append({"id": meld.id, "cards": cards})
+    return [
+        {"seat": seat, "name": _name(names, seat), "melds": by_owner[seat]}
+        for seat in sorted(by_owner)
+    ]
+
+
 def _position(state: Any, number: int, text: str, names: Sequence[str]) -> dict[str, Any]:
     return {
         "number": number,
@@ -894,16 +921,7 @@ def _position(state: Any, number: int, text: str, names: Sequence[str]) -> dict[
             {"seat": seat, "name": _name(names, seat), "cards": [card(c) for c in hand]}
             for seat, hand in enumerate(state.hands)
         ],
-        "melds": [
-            {
-                "id": meld.id,
-                "cards": [
-                    card(c, owner_name=_name(names, owner))
-                    for c, owner in zip(meld.cards, meld.owners, strict=True)
-                ],
-            }
-            for meld in state.melds
-        ],
+        "melds": _replay_melds(state.melds, names),
         "fronts": [card(c, owner_name=_name(names, owner)) for owner, c, _meld in state.fronts],
         "discard": [card(c) for c in state.discard],
         "stock_count": len(state.stock),

@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 
 from games import engine, services
+from games.rules_pages import in_words, option_label
 
 OPTION_PREFIX = "opt_"
 UNTIMED = "untimed"
@@ -29,6 +30,10 @@ TURN_CHOICES = [
 DEFAULT_PRESET = "standard"
 MIN_SEATS = min(p.min_players for p in engine.PRESETS.values())
 MAX_SEATS = max(p.max_players for p in engine.PRESETS.values())
+
+# House rules that mean something only while another is on: hidden (and left at their
+# defaults) while it is off, so nobody sets the seconds to call Rummy at a table without it.
+NEEDS: dict[str, str] = {"claim_window_s": "rummy_call", "rummy_last_discard_only": "rummy_call"}
 
 # Where the service's refusal codes belong in the form (None: above the form).
 ERROR_FIELDS = {
@@ -77,6 +82,27 @@ class HouseRulesMixin:
                 self.fields.pop(key, None)
                 continue
             self.fields[key] = _option_field(engine.OPTIONS[name], preset)
+        self._hide_what_cannot_apply(preset)
+
+    def _hide_what_cannot_apply(self, preset: str) -> None:
+        """Mark the house rules that cannot apply to what the form shows, so the page draws
+        them hidden without any script: those the preset settles itself, those of other
+        presets (partners by draw), and those needing a switch that is off. lobby.js (and the
+        admin's house_rules_admin.js) redo this as the preset or the switch changes."""
+        for name in self.house_rule_names():
+            info = engine.OPTIONS[name]
+            field = self.fields[option_field_name(name)]
+            needs = NEEDS.get(name)
+            field.hidden_here = (  # type: ignore[attr-defined]
+                preset in _fixed_attr(info).split()
+                or (bool(_only_for(info)) and preset not in _only_for(info))
+                or (needs is not None and not self._switch_on(needs, preset))
+            )
+
+    def _switch_on(self, name: str, preset: str) -> bool:
+        if self.is_bound:
+            return self.data.get(option_field_name(name)) not in (None, "", "off", "false")
+        return bool(engine.OPTIONS[name].default_for(preset))
 
     def house_rule_names(self) -> list[str]:
         return [name for name in engine.OPTIONS if name not in self.house_rules_exclude]
@@ -111,10 +137,15 @@ class HouseRulesMixin:
             for name in self.house_rule_names()
             if data.get(option_field_name(name)) is not None
         }
+        for name, needs in NEEDS.items():  # hidden while their switch is off: not taken
+            if name in self.house_rules_exclude:
+                continue
+            if not options.get(needs, engine.OPTIONS[needs].default_for(preset)):
+                options[name] = engine.OPTIONS[name].default_for(preset)
         try:
             rules = engine.make_rules(preset, **options)
         except engine.RulesError as exc:
-            self.add_error(None, exc.reason)  # type: ignore[attr-defined]
+            self.add_error(None, in_words(exc.reason))  # type: ignore[attr-defined]
             return None
         data["options"] = options
         return rules
@@ -168,18 +199,20 @@ def _option_field(info: engine.OptionInfo, preset: str) -> forms.Field:
     only_for = _only_for(info)
     if only_for:
         attrs["data-only-for"] = " ".join(only_for)
+    if info.name in NEEDS:
+        attrs["data-needs"] = option_field_name(NEEDS[info.name])
     if info.type == "bool":
         return forms.BooleanField(
-            label=info.description,
+            label=option_label(info.name),
+            help_text=info.description,
             required=False,
             initial=default,
             widget=forms.CheckboxInput(attrs=attrs),
         )
     low, high = info.allowed
-    target = info.name == "target"
     return forms.IntegerField(
-        label="Target score" if target else info.description,
-        help_text=info.description if target else "",
+        label=option_label(info.name),
+        help_text=info.description,
         min_value=low,
         max_value=high,
         initial=default,
@@ -278,7 +311,7 @@ class TableCreateForm(HouseRulesForm):  # type: ignore[misc,valid-type]
             try:
                 rules.validate_players(seats)
             except engine.RulesError as exc:
-                self.add_error("num_seats", exc.reason)
+                self.add_error("num_seats", in_words(exc.reason))
         if data.get("turn_seconds") == UNTIMED and not data.get("is_private"):
             self.add_error("turn_seconds", "Only private tables may be untimed.")
         return data
@@ -303,4 +336,4 @@ class TableCreateForm(HouseRulesForm):  # type: ignore[misc,valid-type]
         }
 
     def add_service_error(self, code: str, message: str) -> None:
-        self.add_error(ERROR_FIELDS.get(code), message)
+        self.add_error(ERROR_FIELDS.get(code), in_words(message))

@@ -175,6 +175,7 @@ def rows(query: BoardQuery, page: Page[Any]) -> list[dict[str, Any]]:
         }
         if query.uses_family:
             row["rating"] = round(item.ordinal, 1)
+            row["display_rating"] = ratings.display_rating(item.ordinal)
             row["mu"] = round(item.mu, 3)
             row["sigma"] = round(item.sigma, 3)
             row["provisional"] = ratings.is_provisional(item.games)

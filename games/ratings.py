@@ -69,6 +69,24 @@ def is_provisional(games: int) -> bool:
     return games < PROVISIONAL_GAMES
 
 
+DISPLAY_BASE, DISPLAY_SCALE = 1500, 60
+
+
+def display_rating(ordinal: float | None) -> int:
+    """The rating people see: ``round(1500 + 60 x ordinal)``, the scale chess sites use.
+
+    Bare openskill ordinals (3.4, -1.8) read as nothing to a player; on this scale a new
+    player (no games, ordinal taken as 0) shows 1500. The stored ``ordinal`` stays the
+    source of truth: this is presentation only, the one place its formula lives.
+    """
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (ordinal or 0.0))
+
+
+def display_label(ordinal: float | None, games: int) -> str:
+    """The shown rating with a "?" while provisional (fewer than ``PROVISIONAL_GAMES``)."""
+    return f"{display_rating(ordinal)}{'?' if is_provisional(games) else ''}"
+
+
 def period_starts(when: dt.datetime) -> list[tuple[str, dt.date]]:
     """The all-time, calendar-week (Monday) and calendar-month periods ``when`` falls in,
     in the site's time zone (the TIME_ZONE setting)."""

@@ -8,6 +8,7 @@ The explanation of each preset is written by hand, one template per preset
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.template.loader import select_template
@@ -15,6 +16,54 @@ from django.template.loader import select_template
 from games import engine
 
 FALLBACK_TEMPLATE = "games/rules/_preset_fallback.html"
+
+# What people read for each house rule: the engine's option names (``top_discard_free``,
+# ``boathouse``) are identifiers, not words. One place, used by the rules pages, the create
+# form, the lobby and the table's house-rule list.
+OPTION_LABELS: dict[str, str] = {
+    "target": "Target score",
+    "top_discard_free": "Take the top discard freely",
+    "deepest_card_new_meld": "Deepest card into a new meld",
+    "boathouse": "Discard to go out",
+    "floating": "Floating",
+    "stock_refill": "Reuse the pile as stock",
+    "rummy_call": "Rummy calls",
+    "claim_window_s": "Seconds to call Rummy",
+    "rummy_last_discard_only": "Rummy on the latest discard only",
+    "thirty_point_rule": "30-point start",
+    "discards_displayed": "Taken discards stay shown",
+    "group_suits_distinct": "Groups of different suits",
+    "pip5_scoring": "Flat card values",
+    "partners_by_draw": "Partners by draw",
+    "jokers": "Number of jokers",
+}
+
+
+def option_label(name: str) -> str:
+    """The human label of a house rule; a new option without one reads as words, not code."""
+    return OPTION_LABELS.get(name) or name.replace("_", " ").capitalize()
+
+
+def in_words(reason: str) -> str:
+    """An engine refusal as people read it: house-rule identifiers become their labels and
+    preset slugs their titles ("boathouse stays on" -> "“Discard to go out” stays on").
+
+    The engine knows no labels (it depends on nothing); the pages translate at the edge.
+    """
+    for name in sorted(engine.OPTIONS, key=len, reverse=True):
+        if "_" in name or name == "boathouse":
+            reason = re.sub(rf"\b{re.escape(name)}\b", f"“{option_label(name)}”", reason)
+    for slug, info in all_presets().items():
+        if "-" in slug:
+            reason = re.sub(rf"(?<![\w-]){re.escape(slug)}(?![\w-])", info.title, reason)
+    return reason
+
+
+def option_text(name: str, value: Any) -> str:
+    """ "Rummy calls: on", "Target score: 300": a house rule and its value, in words."""
+    if isinstance(value, bool):
+        return f"{option_label(name)}: {'on' if value else 'off'}"
+    return f"{option_label(name)}: {value}"
 
 
 def all_presets() -> dict[str, engine.PresetInfo]:
@@ -56,7 +105,7 @@ def option_rows(preset: str | None = None) -> list[dict[str, Any]]:
     for name, info in engine.OPTIONS.items():
         row: dict[str, Any] = {
             "name": name,
-            "label": name.replace("_", " "),
+            "label": option_label(name),
             "description": info.description,
             "source": info.source,
             "default": _value_text(info, info.default_for(preset or "standard")),
@@ -67,7 +116,11 @@ def option_rows(preset: str | None = None) -> list[dict[str, Any]]:
         if preset is None:
             row["default"] = _value_text(info, info.default)
             row["differs"] = [
-                {"preset": other, "value": _value_text(info, info.default_for(other))}
+                {
+                    "preset": other,
+                    "title": presets[other].title,
+                    "value": _value_text(info, info.default_for(other)),
+                }
                 for other in presets
                 if info.default_for(other) != info.default
             ]

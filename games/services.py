@@ -202,16 +202,44 @@ def _check_table_limits(host: User) -> None:
         )
 
 
-def _check_not_busy(user: User, *, allow_multiple: bool = False) -> None:
-    if allow_multiple:
-        return
+ONE_GAME_RULE = (
+    "A person plays at one running game at a time (tournament tables included); "
+    "you may watch any number of tables."
+)
+
+
+def _check_not_busy(user: User) -> None:
+    """The one rule for sitting down and for creating a table: one running game per person.
+
+    Any table whose game is running counts, a tournament's tables too (they are tables like
+    any other); watching never counts.
+    """
     busy = Seat.objects.filter(
         user=user, table__status=Table.Status.PLAYING, left=False
     ).select_related("table")
     for seat in busy:
         raise TableError(
             "busy",
-            f"You are already playing at “{seat.table.name}”. Finish or leave that game first.",
+            f"You are already playing at “{seat.table.name}”. {ONE_GAME_RULE} "
+            "Finish or leave that game first.",
+        )
+
+
+def _check_seated_not_busy(table: Table, seats: list[Seat]) -> None:
+    """Before a game starts: nobody seated here may be playing a running game elsewhere (a
+    person can sit at several waiting tables; the first to start is the one they play)."""
+    people = [s.user_id for s in seats if s.user_id is not None and not s.left]
+    busy = (
+        Seat.objects.filter(user_id__in=people, table__status=Table.Status.PLAYING, left=False)
+        .exclude(table=table)
+        .select_related("table", "user")
+        .first()
+    )
+    if busy is not None:
+        raise TableError(
+            "busy",
+            f"{busy.user.display_name} is already playing at “{busy.table.name}”. "
+            f"{ONE_GAME_RULE} The game can start once they finish or leave it.",
         )
 
 
@@ -231,7 +259,6 @@ def seat_join(
     table_id: int,
     user: User,
     index: int | None = None,
-    allow_multiple: bool = False,
     invite: str | None = None,
 ) -> Seat:
     """Sit down at a waiting table: in the seat asked for, else the first free one.
@@ -247,7 +274,7 @@ def seat_join(
         seats = _seats(table)
         if any(s.user_id == user.pk for s in seats):
             raise TableError("already_seated", "You already have a seat at this table.")
-        _check_not_busy(user, allow_multiple=allow_multiple)
+        _check_not_busy(user)
         seat = _free_seat(seats, index)
         seat.user = user
         seat.disconnected_at = None
@@ -255,6 +282,7 @@ def seat_join(
         _presence_from_sockets(table.pk)
         version = _bump(table)
         if table.auto_start and all(not s.is_empty for s in seats):
+            _check_seated_not_busy(table, seats)
             _start_game(table, seats)
             version = table.version
         _announce(table.pk, version, lobby=True)
@@ -392,6 +420,7 @@ def table_start(*, table_id: int, by: User) -> Game:
         seats = _seats(table)
         if any(s.is_empty for s in seats):
             raise TableError("not_full", "Every seat must be taken (add bots to fill them).")
+        _check_seated_not_busy(table, seats)
         game = _start_game(table, seats)
         _announce(table.pk, table.version, lobby=True)
     return game

@@ -60,6 +60,7 @@ def profile(user: User, *, family: str | None = None) -> Profile:
             "title": ratings.FAMILY_TITLES.get(r.family, r.family),
             "pool": r.pool,
             "rating": round(r.ordinal, 1),
+            "display_rating": ratings.display_rating(r.ordinal),
             "games": r.games,
             "provisional": ratings.is_provisional(r.games),
         }
@@ -70,9 +71,14 @@ def profile(user: User, *, family: str | None = None) -> Profile:
         raise Http404(
             f"There is no preset family {family!r}; choose one of: {', '.join(ratings.FAMILIES)}."
         )
-    own = [r for r in rows if r.pool == pool]
+    own = [r for r in rows if r.pool == pool] or [r for r in rows if not user.is_bot]
     if family is None:
         family = max(own, key=lambda r: (r.games, r.family)).family if own else "standard"
+    # A person whose only games had a bot seat is rated in the "bots" pool: chart that
+    # rating rather than an empty "humans" one under a rating the page shows.
+    pools = {r.pool for r in own if r.family == family}
+    if pool not in pools and pools:
+        pool = pools.pop()
     results = GameResult.objects.filter(user=user)
     career = (
         PlayerPeriodStats.objects.filter(
@@ -119,10 +125,16 @@ def profile(user: User, *, family: str | None = None) -> Profile:
         .values_list("ordinal_after", flat=True)[:CHART_POINTS]
     )
     history.reverse()
+    history = [ratings.display_rating(value) for value in history]
     title = ratings.FAMILY_TITLES.get(family, family)
     chart = charts.rating_chart(
         history, label=f"Rating of {user.display_name} in {title} over the last games"
     )
     for result in recent:
         result.preset_title = preset_title(result.preset)
+        result.display_rating = (
+            ratings.display_rating(result.ordinal_after)
+            if result.ordinal_after is not None
+            else None
+        )
     return Profile(user, shown, family, chart, stats, recent)

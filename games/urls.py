@@ -4,6 +4,7 @@ from games import leaderboard_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("rules/", views.rules, name="rules"),
     path("rules/<slug:preset>/", views.rules_preset, name="rules_preset"),
     path("tables/new/", views.table_create, name="table_create"),

@@ -11,16 +11,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRefresh
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts.models import User
 from games import display, engine, presenters, rules_pages, selectors, services, signals
@@ -70,6 +72,17 @@ def _lobby(request: HttpRequest, form: TableCreateForm | None, status: int = 200
         "presets": [p for p in engine.PRESETS.values() if p.playable],
     }
     return render(request, "home.html", context, status=status)
+
+
+FAVICON = settings.BASE_DIR / "static" / "img" / "favicon.ico"
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers and feed readers ask for whatever the page's <link> says."""
+    response = HttpResponse(FAVICON.read_bytes(), content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 def rules(request: HttpRequest) -> HttpResponse:
@@ -260,20 +273,35 @@ def _index(request: HttpRequest) -> int | None:
         raise services.TableError("no_seat", "There is no such seat.") from None
 
 
-@login_required
 @require_POST
 def seat_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Sit down. From the lobby's "Join" this takes the first free seat and opens the table,
+    with no watching view and second "Sit here" in between."""
+    from_lobby = request.POST.get("from") == "lobby"
+    table_url = reverse("table_detail", args=[table_id])
+    if not request.user.is_authenticated:
+        login_url = f"{reverse('accounts:login')}?next={table_url}"
+        return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
     table, _seat = _get_table(request, table_id)
     try:
         services.seat_join(
             table_id=table_id,
             user=request.user,
             index=_index(request),
-            allow_multiple=request.POST.get("allow_multiple") == "1",
             invite=table.invite_token if _may_see(request, table, False) else None,
         )
     except services.TableError as exc:
+        if from_lobby and exc.code == "already_seated":  # the shared list offers Join to all
+            return HttpResponseClientRedirect(table_url) if request.htmx else redirect(table_url)
+        if from_lobby and request.htmx:
+            html = render_to_string(
+                "games/partials/error.html",
+                {"code": exc.code, "message": exc.message, "target": "lobby-error"},
+            )
+            return HttpResponse(html, status=400)
         return _refused(request, table_id, exc)
+    if from_lobby:
+        return HttpResponseClientRedirect(table_url) if request.htmx else redirect(table_url)
     return _done(request, table_id, reload=True)
 
 
@@ -430,6 +458,14 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     steps: list[dict[str, Any]] = []
     if chosen is not None and chosen.status == Hand.Status.OVER:
         steps = display.replay_steps(engine.state_from_json(chosen.state), names)
+    urls = _player_urls(game.players)
+    standings = display.standings(game.totals, game.winners, names)
+    for row in [*standings, *(h for step in steps for h in step["hands"])]:
+        row["url"] = urls[row["seat"]] if row["seat"] < len(urls) else None
+    for step in steps:
+        for group in step["melds"]:
+            group["url"] = urls[group["seat"]] if group["seat"] < len(urls) else None
+    players = [{**p, "url": urls[i] if i < len(urls) else None} for i, p in enumerate(game.players)]
     return render(
         request,
         "games/game_detail.html",
@@ -437,10 +473,10 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "game": game,
             "table": table,
             "names": names,
-            "players": game.players,
+            "players": players,
             "preset_title": display.preset_title(table.preset),
             "rules_summary": display.rules_summary(game.rules),
-            "standings": display.standings(game.totals, game.winners, names),
+            "standings": standings,
             "score_sheet": display.score_sheet(
                 rows, len(names), game.totals if game.status == Game.Status.FINISHED else None
             ),
@@ -450,6 +486,32 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "steps": steps,
         },
     )
+
+
+def _player_urls(players: list[dict[str, Any]]) -> list[str | None]:
+    """Each seat's public page, from the account's current name (None when it is gone).
+
+    A person's seat records the account; a bot seat, its level, played by the bot account
+    of that name. One query for the whole game.
+    """
+    ids = [p["user"] for p in players if p.get("user")]
+    bot_names = [p.get("name", "") for p in players if p.get("bot")]
+    found = User.objects.filter(deleted_at__isnull=True, is_active=True).filter(
+        Q(pk__in=ids) | Q(is_bot=True, display_name__in=bot_names)
+    )
+    by_id: dict[int, str] = {}
+    by_bot_name: dict[str, str] = {}
+    for user_id, name, is_bot in found.values_list("pk", "display_name", "is_bot"):
+        by_id[user_id] = name
+        if is_bot:
+            by_bot_name[name] = name
+    urls: list[str | None] = []
+    for p in players:
+        name = by_id.get(p["user"]) if p.get("user") else None
+        if name is None and p.get("bot"):
+            name = by_bot_name.get(p.get("name", ""))
+        urls.append(reverse("player_detail", kwargs={"name": name}) if name else None)
+    return urls
 
 
 def _chosen_hand(request: HttpRequest, hands: list[Hand]) -> Hand | None:

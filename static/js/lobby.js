@@ -5,6 +5,16 @@
 "use strict";
 
 (() => {
+  // "Join" refusals (already playing elsewhere, the table filled up) come back as 400 with an
+  // error fragment for #lobby-error: show it rather than drop it.
+  if (window.htmx) {
+    htmx.config.responseHandling = [
+      { code: "204", swap: false },
+      { code: "[23]..", swap: true },
+      { code: "4..", swap: true, error: false },
+      { code: "...", swap: false, error: true },
+    ];
+  }
   const socket = document.getElementById("lobby-socket");
   const status = document.getElementById("connection-lobby");
   if (socket && status) {
@@ -39,15 +49,24 @@
     return null;
   }
 
-  // House rules the chosen preset settles itself (or that do not apply to it) are hidden; they
-  // keep the preset's default, which is what the server accepts.
-  function applyFixed(name) {
+  // A house rule is hidden where it cannot apply: the chosen preset settles it itself, it
+  // belongs to other presets (partners by draw), or it needs a switch that is off (the
+  // seconds to call Rummy without Rummy calls). Hidden rules keep their defaults, which is
+  // what the server accepts; the server draws the same on a page loaded without script.
+  function applyVisibility() {
+    const name = preset.value;
     form.querySelectorAll("[data-option]").forEach((input) => {
-      const fixed = (input.dataset.fixed || "").split(" ").includes(name);
       const field = input.closest(".field");
-      if (field) {
-        field.hidden = fixed;
+      if (!field) {
+        return;
       }
+      const fixed = (input.dataset.fixed || "").split(" ").includes(name);
+      const elsewhere = input.dataset.onlyFor
+        ? !input.dataset.onlyFor.split(" ").includes(name)
+        : false;
+      const switchBox = input.dataset.needs ? form.querySelector(`[name=${input.dataset.needs}]`) : null;
+      const switchedOff = switchBox ? !switchBox.checked : false;
+      field.hidden = fixed || elsewhere || switchedOff;
     });
   }
 
@@ -78,19 +97,7 @@
       text.hidden = text.dataset.presetText !== name;
     });
     shownFor.value = name;
-    applyFixed(name);
-    applyOnlyFor();
-  }
-
-  // A house rule that means something only in some presets (partners_by_draw) is hidden
-  // for the others.
-  function applyOnlyFor() {
-    form.querySelectorAll("[data-only-for]").forEach((input) => {
-      const wrap = input.closest(".field");
-      if (wrap) {
-        wrap.hidden = !input.dataset.onlyFor.split(" ").includes(preset.value);
-      }
-    });
+    applyVisibility();
   }
 
   function applyPrivacy() {
@@ -106,7 +113,12 @@
 
   preset.addEventListener("change", applyPreset);
   privateBox.addEventListener("change", applyPrivacy);
+  form.querySelectorAll("[data-needs]").forEach((input) => {
+    const switchBox = form.querySelector(`[name=${input.dataset.needs}]`);
+    if (switchBox) {
+      switchBox.addEventListener("change", applyVisibility);
+    }
+  });
   applyPrivacy();
-  applyFixed(preset.value);
-  applyOnlyFor();
+  applyVisibility();
 })();

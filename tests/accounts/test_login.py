@@ -19,9 +19,9 @@ def log_in(client, password, username="alice", address="10.0.0.1"):
     )
 
 
-def test_it_logs_in_with_the_right_password_and_goes_to_the_account_page(alice, client):
+def test_it_logs_in_with_the_right_password_and_lands_in_the_lobby(alice, client):
     response = log_in(client, PASSWORD)
-    assert response.status_code == 302 and response.url == "/accounts/"
+    assert response.status_code == 302 and response.url == "/"
     assert client.session["_auth_user_id"] == str(alice.pk)
 
 
@@ -44,7 +44,7 @@ def test_it_ignores_a_next_link_to_another_site(alice, client):
         "/accounts/login/?next=https://evil.example/",
         {"username": "alice", "password": PASSWORD},
     )
-    assert response.url == "/accounts/"
+    assert response.url == "/"
 
 
 def test_it_locks_out_after_five_failures_with_a_clear_message(alice, client):
@@ -156,3 +156,9 @@ def test_the_account_page_needs_a_login(client):
     response = client.get("/accounts/")
     assert response.status_code == 302
     assert response.url == "/accounts/login/?next=/accounts/"
+
+
+def test_the_header_links_to_my_public_page_and_my_account(alice_client, alice):
+    page = alice_client.get("/rules/").content.decode()
+    assert f'href="/players/{alice.display_name}/"' in page
+    assert 'href="/accounts/">Account</a>' in page

@@ -20,12 +20,12 @@ def signup_data(**overrides):
     return {**data, **overrides}
 
 
-def test_it_creates_the_account_logs_in_and_shows_the_account_page(client):
+def test_it_creates_the_account_logs_in_and_lands_in_the_lobby(client):
     response = client.post("/accounts/signup/", signup_data(), follow=True)
-    assert response.redirect_chain[-1][0] == "/accounts/"
+    assert response.redirect_chain[-1][0] == "/"
     assert response.context["user"].username == "carol"
     page = response.content.decode()
-    assert "Your account" in page and "Carol" in page
+    assert "Welcome, Carol" in page
     carol = User.objects.get(username="carol")
     assert carol.display_name == "Carol"
     assert carol.check_password(PASSWORD)
@@ -38,8 +38,20 @@ def test_it_shows_the_signup_form(client):
     assert 'name="display_name"' in response.content.decode()
 
 
-def test_it_sends_a_logged_in_player_to_the_account_page(alice_client):
-    assert alice_client.get("/accounts/signup/").url == "/accounts/"
+def test_it_sends_a_logged_in_player_to_the_lobby(alice_client):
+    assert alice_client.get("/accounts/signup/").url == "/"
+
+
+def test_it_follows_a_safe_next_link_after_signing_up(client):
+    page = client.get("/accounts/signup/?next=/rules/").content.decode()
+    assert '<input type="hidden" name="next" value="/rules/">' in page
+    response = client.post("/accounts/signup/", {**signup_data(), "next": "/rules/"})
+    assert response.url == "/rules/"
+
+
+def test_it_ignores_a_next_link_to_another_site_after_signing_up(client):
+    response = client.post("/accounts/signup/?next=https://evil.example/", signup_data())
+    assert response.url == "/"
 
 
 @pytest.mark.parametrize(

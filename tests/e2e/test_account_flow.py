@@ -1,4 +1,4 @@
-"""A new player signs up, sees the account page, logs out and back in, in real Chromium."""
+"""A new player signs up, lands in the lobby, logs out and back in, in real Chromium."""
 
 import pytest
 
@@ -18,7 +18,9 @@ def test_a_new_player_signs_up_logs_out_and_logs_back_in(page, live_server_url):
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
 
-    page.wait_for_url(f"{live_server_url}/accounts/")
+    page.wait_for_url(f"{live_server_url}/")
+    assert nav.get_by_role("link", name="Erin Q").get_attribute("href") == "/players/Erin%20Q/"
+    nav.get_by_role("link", name="Account").click()
     assert page.get_by_role("heading", name="Your account", exact=True).is_visible()
     assert page.get_by_test_id("display-name").inner_text() == "Erin Q"
 
@@ -30,8 +32,8 @@ def test_a_new_player_signs_up_logs_out_and_logs_back_in(page, live_server_url):
     page.get_by_label("Username").fill("erin")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"{live_server_url}/accounts/")
-    assert page.get_by_test_id("display-name").inner_text() == "Erin Q"
+    page.wait_for_url(f"{live_server_url}/")
+    assert nav.get_by_role("link", name="Erin Q").is_visible()
 
 
 @pytest.mark.e2e

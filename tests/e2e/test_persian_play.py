@@ -146,7 +146,7 @@ def test_the_partner_draw_switch_shows_only_for_persian(page, live_server_url):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     sign_up(page, live_server_url, "alice", "Alice")
     page.goto(f"{live_server_url}/")
-    box = page.get_by_label("Partnerships: a shown draw seats the partners", exact=False)
+    box = page.get_by_label("Partners by draw")
     assert not box.is_visible()
     page.get_by_label("Rules").select_option(value="persian")
     assert box.is_visible() and box.is_checked()

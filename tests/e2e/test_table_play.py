@@ -102,7 +102,7 @@ def sign_up(page: Any, base: str, username: str, display_name: str) -> None:
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url(f"{base}/accounts/")
+    page.wait_for_url(f"{base}/")
 
 
 def card_button(page: Any, code: str) -> Any:
@@ -179,9 +179,9 @@ def test_two_players_and_a_bot_play_a_hand_until_the_score_sheet(
     alice.get_by_role("button", name="Add bot to seat 3").click()
     alice.wait_for_selector("#waiting-room .seat-row[data-seat='2'] .badge-bot")
 
-    # Bob finds it in the lobby and sits down; Alice's page shows him without a reload.
-    bob.get_by_role("link", name="Join Harbour game").click()
-    bob.get_by_role("button", name="Sit here (seat 2)").click()
+    # Bob finds it in the lobby and "Join" sits him in the free seat at once (seat 2);
+    # Alice's page shows him without a reload.
+    bob.get_by_role("button", name="Join Harbour game").click()
     bob.wait_for_selector("#waiting-room .seat-row[data-seat='1'] .badge:text('you')")
     alice.wait_for_selector("#waiting-room .seat-row[data-seat='1']:has-text('Bob')")
     alice.get_by_role("button", name="Start the game").click()

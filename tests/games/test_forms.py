@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import engine, services
+from games import engine, rules_pages, services
 from games.forms import UNTIMED, TableCreateForm, option_field_name
 
 
@@ -30,11 +30,13 @@ def form_data(preset: str = "standard", **overrides) -> dict[str, object]:
     return {key: value for key, value in data.items() if value is not None}
 
 
-def test_every_engine_option_is_a_field_labelled_with_its_description():
+def test_every_engine_option_is_a_field_with_a_human_label_and_its_description_as_help():
     form = TableCreateForm()
     for name, info in engine.OPTIONS.items():
         field = form.fields[option_field_name(name)]
-        assert info.description in (str(field.label), str(field.help_text))
+        assert str(field.label) == rules_pages.option_label(name)
+        assert "_" not in str(field.label) and str(field.label) != name
+        assert str(field.help_text) == info.description
     assert [f.name for f in form.option_fields()] == [
         option_field_name(name) for name in engine.OPTIONS
     ]
@@ -88,11 +90,13 @@ def test_an_untimed_public_table_is_refused_at_the_turn_time_field():
 
 
 def test_an_impossible_combination_is_refused_with_the_engines_own_reason():
-    form = TableCreateForm(form_data(opt_rummy_last_discard_only="on"))
+    form = TableCreateForm(form_data("oklahoma", opt_boathouse=None))
     assert not form.is_valid()
     with pytest.raises(engine.RulesError) as refused:
-        engine.make_rules("standard", rummy_last_discard_only=True)
-    assert form.non_field_errors() == [refused.value.reason]
+        engine.make_rules("oklahoma", boathouse=False)
+    assert form.non_field_errors() == [rules_pages.in_words(refused.value.reason)]
+    assert "boathouse" not in form.non_field_errors()[0]
+    assert "“Discard to go out”" in form.non_field_errors()[0]
 
 
 def test_seats_beyond_the_presets_limits_are_refused_with_the_engines_reason():
@@ -161,3 +165,48 @@ def test_house_rules_left_from_another_preset_ask_the_host_to_create_the_table_a
         "The house rules below were for other rules; they now show the defaults of "
         f"{engine.PRESETS['jokers'].title}. Check them and create the table again."
     ]
+
+
+def _hidden(form: TableCreateForm) -> set[str]:
+    return {name for name in engine.OPTIONS if form.fields[option_field_name(name)].hidden_here}
+
+
+def test_options_that_cannot_apply_are_hidden_without_any_script():
+    standard = _hidden(TableCreateForm())
+    assert {"jokers", "claim_window_s", "rummy_last_discard_only", "partners_by_draw"} <= standard
+    assert "rummy_call" not in standard and "target" not in standard
+    calls_on = _hidden(TableCreateForm(form_data(opt_rummy_call="on")))
+    assert "claim_window_s" not in calls_on and "rummy_last_discard_only" not in calls_on
+    oklahoma_jokers = _hidden(TableCreateForm(initial={"preset": "oklahoma-jokers"}))
+    assert "jokers" not in oklahoma_jokers
+
+
+def test_the_lobby_draws_those_options_hidden(client, alice):
+    client.force_login(alice)
+    html = client.get("/").content.decode()
+    for name in ("jokers", "claim_window_s"):
+        field = html.split(f'data-option="{name}"')[0].rsplit('<div class="field', 1)[1]
+        assert field.split(">", 1)[0].endswith(" hidden"), name
+    rummy = html.split('data-option="rummy_call"')[0].rsplit('<div class="field', 1)[1]
+    assert "hidden" not in rummy.split(">", 1)[0]
+
+
+def test_a_dependent_option_left_set_while_its_switch_is_off_is_not_taken():
+    form = TableCreateForm(form_data(opt_rummy_last_discard_only="on", opt_claim_window_s="30"))
+    assert form.is_valid(), form.errors
+    options = form.service_kwargs()["options"]
+    assert options["rummy_last_discard_only"] is False
+    assert options["claim_window_s"] == engine.OPTIONS["claim_window_s"].default_for("standard")
+
+
+def test_engine_refusals_read_with_labels_and_titles_not_identifiers():
+    said = rules_pages.in_words(
+        "rummy_last_discard_only changes the Rummy call: turn on rummy_call too."
+    )
+    assert said == (
+        "“Rummy on the latest discard only” changes the Rummy call: turn on “Rummy calls” too."
+    )
+    title = engine.PRESETS["oklahoma-jokers"].title
+    assert rules_pages.in_words("The jokers option is only for oklahoma-jokers.") == (
+        f"The jokers option is only for {title}."
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.core.cache import cache
@@ -71,6 +72,17 @@ def test_the_rating_board_orders_by_rating_and_marks_provisional_players(client,
     assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
     assert all(r["provisional"] for r in rows)  # nobody has 10 rated games yet
     assert b"Provisional" in response.content
+
+
+def test_the_rating_board_shows_the_1500_scale_with_a_question_mark(client, field):
+    response = get(client, "rating")
+    top = response.context["rows"][0]
+    ordinal = Rating.objects.get(user=field[0], family="standard", pool="humans").ordinal
+    assert top["display_rating"] == round(1500 + 60 * ordinal)
+    assert top["rating"] == round(ordinal, 1)  # the ordinal stays as it was
+    html = response.content.decode()
+    assert re.search(rf"<td>{top['display_rating']}<abbr [^>]*>\?</abbr></td>", html)
+    assert f"<td>{top['rating']}<abbr" not in html
 
 
 def test_bots_are_on_their_own_board_only(client, field, table):
@@ -179,10 +191,13 @@ def test_the_json_endpoint_is_public_cached_and_hides_private_fields(client, fie
         "player",
         "games",
         "rating",
+        "display_rating",
         "mu",
         "sigma",
         "provisional",
     }
+    top_ordinal = Rating.objects.get(user=field[0], family="standard", pool="humans").ordinal
+    assert data["rows"][0]["display_rating"] == ratings.display_rating(top_ordinal)
     assert b"@example.com" not in response.content
     # cached: a new rating does not show until the entry expires
     Rating.objects.filter(user=field[11]).update(ordinal=1000)

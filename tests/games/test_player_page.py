@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.urls import NoReverseMatch
 from django.utils import timezone
 
 from games import charts, history_seed, leaderboard_views, ratings
-from games.models import Game, Table
+from games.models import Game, Rating, Table
 from tests.conftest import make_player
 
 
@@ -172,3 +173,41 @@ def test_the_page_costs_the_same_queries_whatever_the_history(
         play(table, [ivy, joe], [[i, 30]], minutes=400 - i, preset=["standard", "jokers"][i % 2])
     with django_assert_max_num_queries(5):
         assert client.get("/players/Ivy/").status_code == 200
+
+
+def test_ratings_show_on_the_1500_scale_with_a_question_mark_while_provisional(
+    client, carol_history
+):
+    response = client.get("/players/Carol/")
+    shown = {r["family"]: r for r in response.context["profile"].ratings}
+    standard = Rating.objects.get(user=carol_history, family="standard", pool="humans")
+    assert shown["standard"]["display_rating"] == round(1500 + 60 * standard.ordinal)
+    html = response.content.decode()
+    assert f"<strong>{shown['standard']['display_rating']}</strong>" in html
+    assert re.search(rf"<strong>{shown['jokers']['display_rating']}<abbr [^>]*>\?</abbr>", html)
+    assert f"<strong>{shown['standard']['rating']}</strong>" not in html
+
+
+def test_a_rating_from_one_game_against_a_bot_has_its_chart(client, table):
+    kim = make_player("kim", "Kim")
+    play(table, [kim, "easy"], [[90, 10]], minutes=1)
+    response = client.get("/players/Kim/")
+    assert [r["pool"] for r in response.context["profile"].ratings] == ["bots"]
+    html = response.content.decode()
+    assert "No rated games in this family yet" not in html
+    assert '<svg class="rating-chart"' in html
+
+
+def test_the_tournaments_heading_appears_once_with_its_fragment(client, carol_history):
+    page = client.get("/players/Carol/").content.decode()
+    url = re.search(r'hx-get="([^"]+)"', page).group(1)
+    fragment = client.get(url).content.decode()
+    assert (page + fragment).count(">Tournaments</h2>") == 1
+
+
+def test_the_replays_and_results_name_link_to_public_pages(client, table):
+    lou, max_ = make_player("lou", "Lou"), make_player("max", "Max")
+    game = play(table, [lou, max_], [[60, 10]], minutes=1)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert '<a href="/players/Lou/">Lou</a>' in html
+    assert '<a href="/players/Max/">Max</a>' in html

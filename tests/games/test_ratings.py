@@ -354,3 +354,17 @@ def test_a_live_persian_game_is_rated_by_sides(alice):
     seat = next(i for i, p in enumerate(game.players) if p["user"] == alice.pk)
     assert mine.won == (mine.rank == 1) == (seat in game.winners)
     assert Rating.objects.get(user=alice).family == "partnership"
+
+
+def test_the_shown_rating_is_1500_plus_60_ordinals_and_a_new_player_shows_1500():
+    assert ratings.display_rating(None) == 1500
+    assert ratings.display_rating(0.0) == 1500
+    assert ratings.display_rating(3.4) == 1704
+    assert ratings.display_rating(-1.8) == 1392
+    fresh = ratings.RatingState(mu=ratings.MODEL.mu, sigma=ratings.MODEL.sigma)
+    assert ratings.display_rating(fresh.ordinal) == 1500
+
+
+def test_the_shown_rating_has_a_question_mark_while_provisional():
+    assert ratings.display_label(1.0, ratings.PROVISIONAL_GAMES - 1) == "1560?"
+    assert ratings.display_label(1.0, ratings.PROVISIONAL_GAMES) == "1560"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.template.loader import get_template
 from django.utils.html import escape
 
-from games import engine
+from games import engine, rules_pages
 from games.rules_pages import all_presets
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +38,7 @@ def test_the_index_lists_every_preset_and_every_house_rule(client):
 def test_the_index_names_the_presets_whose_defaults_differ(client):
     page = client.get("/rules/").content.decode()
     row = page.split('id="option-partners_by_draw"')[1].split("</tr>")[0]
-    assert "persian: on" in row
+    assert f"{escape(engine.PRESETS['persian'].title)}: on" in row
     target = page.split('id="option-target"')[1].split("</tr>")[0]
     assert "50 to 100000" in target
 
@@ -53,7 +55,7 @@ def test_a_preset_page_frames_its_explanation_with_the_house_rules_and_defaults(
     assert escape(info.title) in page and escape(info.description) in page
     assert 'href="/rules/"' in page
     for name in engine.OPTIONS:
-        assert f"<code>{name}</code>" in page
+        assert f'id="option-{name}"><strong>{escape(rules_pages.option_label(name))}: ' in page
 
 
 @pytest.mark.parametrize("preset", WRITTEN_HERE)
@@ -67,7 +69,7 @@ def test_each_preset_is_explained_in_its_own_template(client, preset):
 def test_the_persian_page_gives_the_worked_examples(client):
     page = client.get("/rules/persian/").content.decode()
     assert "four fives are worth 40" in page
-    assert "partners_by_draw</code> <strong>on" in page
+    assert "<strong>Partners by draw: on</strong>" in page
 
 
 def test_an_unknown_preset_is_a_404(client):
@@ -85,3 +87,29 @@ def test_table_creation_and_the_table_page_link_to_the_rules(client, alice):
     assert 'href="/rules/persian/"' in page
     assert "side 1, with" in page
     assert "Draw for partners and dealer" in page
+
+
+def _visible_text(html: str) -> str:
+    """What a reader sees: the page without its tags (attributes such as ids are not text)."""
+    body = html.split("<main", 1)[1].split("</main>", 1)[0]
+    return re.sub(r"<[^>]+>", " ", body)
+
+
+INTERNAL = [*(name for name in engine.OPTIONS if "_" in name), "boathouse", "[000]", "rules.md"]
+
+
+@pytest.mark.parametrize("path", ["/rules/", *(f"/rules/{p}/" for p in sorted(all_presets()))])
+def test_the_rules_pages_show_no_internal_names(client, path):
+    text = _visible_text(client.get(path).content.decode())
+    assert [word for word in INTERNAL if word in text] == []
+    assert "source [" not in text
+
+
+def test_the_lobby_and_the_create_form_show_no_internal_names(client, alice):
+    from tests.games.conftest import start_table
+
+    start_table(alice, seats=2, rummy_call=True, boathouse=True, target=300)
+    client.force_login(alice)
+    text = _visible_text(client.get("/").content.decode())
+    assert [word for word in INTERNAL if word in text] == []
+    assert "Rummy calls: on" in text and "Discard to go out: on" in text

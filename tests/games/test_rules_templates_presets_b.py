@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.template.loader import get_template
 
-from games import engine
+from games import engine, rules_pages
 
 PRESETS_B = ("oklahoma", "oklahoma-jokers", "five-thousand")
 
@@ -24,7 +24,7 @@ def test_each_preset_has_its_own_explanation_with_an_example(client, preset):
     assert "being written" not in page and f'id="rules-{preset}"' in page
     assert "An example</h2>" in page
     for name in engine.OPTIONS:
-        assert f"<code>{name}</code>" in page
+        assert f'id="option-{name}"><strong>{rules_pages.option_label(name)}: ' in page
 
 
 def test_the_oklahoma_page_gives_the_value_table_and_the_bonuses(client):
@@ -34,7 +34,7 @@ def test_the_oklahoma_page_gives_the_value_table_and_the_bonuses(client):
         assert f"<strong>{number}</strong>" in page
     assert "−100" in page and "−20" in page and "200 more" in page
     assert "offered around the table" in page and "whole pile" in page
-    assert "target</code> <strong>1000" in page
+    assert "<strong>Target score: 1000</strong>" in page
 
 
 def test_the_oklahoma_jokers_page_states_the_joker_values(client):
@@ -43,11 +43,11 @@ def test_the_oklahoma_jokers_page_states_the_joker_values(client):
     assert f"<strong>{values.joker_melded}</strong>" in page
     assert f"<strong>{values.joker_in_hand}</strong>" in page
     assert "lowest card" in page and "take the joker" in page
-    assert "jokers</code> <strong>2" in page
+    assert "<strong>Number of jokers: 2</strong>" in page
 
 
 def test_the_five_thousand_page_shows_the_deal_and_value_tables(client):
     page = _page(client, "five-thousand")
     for words in ("2 to 9", "Ace</td><td>11", "Wild ace</td><td>200", "float"):
         assert words in page
-    assert "target</code> <strong>5000" in page
+    assert "<strong>Target score: 5000</strong>" in page

@@ -141,7 +141,11 @@ def test_a_player_sits_at_one_running_table_at_a_time(alice, bob):
     with pytest.raises(services.TableError) as refused:
         services.seat_join(table_id=other.pk, user=alice)
     assert refused.value.code == "busy"
-    services.seat_join(table_id=other.pk, user=alice, allow_multiple=True)
+    assert "one running game at a time" in refused.value.message
+    assert "watch any number of tables" in refused.value.message
+    with pytest.raises(TypeError):  # no way around the rule any more
+        services.seat_join(table_id=other.pk, user=alice, allow_multiple=True)
+    assert not Seat.objects.filter(table=other, user=alice).exists()
 
 
 def test_leaving_a_running_game_hands_the_seat_to_a_bot(alice):
@@ -186,3 +190,17 @@ def test_a_private_table_takes_only_players_with_its_invite(alice, bob):
         services.seat_join(table_id=table.pk, user=bob, invite="guess")
     services.seat_join(table_id=table.pk, user=bob, invite=table.invite_token)
     assert _occupants(table) == [alice.pk, bob.pk, None]
+
+
+def test_a_game_does_not_start_while_someone_seated_plays_elsewhere(alice, bob):
+    waiting = _create(alice, num_seats=2)
+    services.seat_join(table_id=waiting.pk, user=bob)  # bob waits here, then plays elsewhere
+    start_table(bob)
+    with pytest.raises(services.TableError) as refused:
+        services.table_start(table_id=waiting.pk, by=alice)
+    assert refused.value.code == "busy"
+    assert "Bob is already playing" in refused.value.message
+    assert "one running game at a time" in refused.value.message
+    waiting.refresh_from_db()
+    assert waiting.status == Table.Status.WAITING
+    assert not Game.objects.filter(table=waiting).exists()

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import display, engine, presenters, selectors, services
+from games import display, engine, presenters, rules_pages, selectors, services
 from games.models import ChatMessage, ChatMute, ChatReport, Game, Hand, Seat, Table
 from tests.conftest import make_player
 from tests.games.conftest import play_one, start_table
@@ -163,7 +163,7 @@ def test_a_lobby_row_says_rules_seats_target_turn_time_players_and_spectators(cl
     html = client.get("/").content.decode()
     row = html[html.index("Rummy night") :]
     assert "Standard 500 Rum" in row
-    assert "rummy call on" in row
+    assert "Rummy calls: on" in row
     assert "1/3" in row
     assert "300" in row
     assert "60 s" in row
@@ -196,13 +196,13 @@ def test_creating_a_table_seats_the_host_and_opens_its_page(alice_client, alice)
 
 
 def test_an_impossible_combination_is_refused_with_the_engines_reason(alice_client):
-    data = create_form_data(opt_rummy_last_discard_only="on")
-    data.pop("opt_rummy_call", None)
+    data = create_form_data(opt_jokers="3")
     response = alice_client.post(reverse("table_create"), data)
     with pytest.raises(engine.RulesError) as engine_says:
-        engine.make_rules("standard", rummy_last_discard_only=True)
+        engine.make_rules("standard", jokers=3)
     assert response.status_code == 400
-    assert engine_says.value.reason in response.content.decode()
+    assert escape(rules_pages.in_words(engine_says.value.reason)) in response.content.decode()
+    assert "oklahoma-jokers" not in response.content.decode().split("form-errors")[1][:300]
     assert not Table.objects.exists()
 
 
@@ -531,3 +531,110 @@ def test_during_a_rummy_call_window_claimants_get_call_and_pass_controls(alice):
     assert "Rummy may be called" in html
     watcher = presenters.state_html(snap, None, None)
     assert 'data-kind="claim_rummy"' not in watcher and "Pass (do not" not in watcher
+
+
+def test_the_replay_groups_melds_by_who_laid_them_and_shows_what_a_joker_stands_for():
+    from games.engine.melds import TableMeld
+
+    melds = [
+        TableMeld(1, "run", ("5H", "6H", "7H", "8H"), ("5H", "6H", "7H", "8H"), (1, 1, 1, 0),
+                  "H", "", 5, 8),
+        TableMeld(2, "group", ("9C", "9D", "JK"), ("9C", "9D", "9S"), (0, 0, 0), "", "9", 9, 9),
+        TableMeld(3, "group", ("KC", "KD", "KS"), ("KC", "KD", "KS"), (1, 1, 1), "", "K", 13, 13),
+    ]  # fmt: skip
+    groups = display._replay_melds(melds, ["Ann", "Ben"])
+    assert [(g["name"], [m["id"] for m in g["melds"]]) for g in groups] == [
+        ("Ann", [2]),
+        ("Ben", [1, 3]),
+    ]
+    joker = groups[0]["melds"][0]["cards"][2]
+    assert joker["stands_for"] == "9♠"
+    assert "=9♠" in joker["small_html"] and "as 9♠" in joker["small_html"]
+    assert not groups[1]["melds"][0]["cards"][0].get("stands_for")
+
+
+def test_the_replay_puts_each_meld_on_its_own_line_and_separates_names_from_cards(client, alice):
+    table = start_table(alice, seats=3, target=50)
+    game = finish_game(table)
+    html = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert 'class="replay-meld-list"' in html
+    assert re.search(r'<li class="replay-meld">', html)
+    assert "Melds of " in html
+    # the name is its own element, followed by a colon, before "no cards" or the cards
+    assert re.search(r'<span class="replay-name">(<a [^>]+>)?[^<]+(</a>)?:</span>', html)
+    assert f'<a href="/players/{alice.display_name}/">{alice.display_name}</a>' in html
+
+
+# --- joining from the lobby ----------------------------------------------------------------
+
+
+def test_lobby_join_takes_a_free_seat_and_opens_the_table(client, alice, bob):
+    table = waiting_table(alice)
+    lobby = client_for(bob).get(reverse("home")).content.decode()
+    join = reverse("seat_join", args=[table.pk])
+    assert f'hx-post="{join}"' in lobby and 'name="from" value="lobby"' in lobby
+    response = client_for(bob).post(join, {"from": "lobby"}, **HTMX)
+    assert response["HX-Redirect"] == reverse("table_detail", args=[table.pk])
+    assert occupants(table) == [alice.pk, bob.pk, None]
+
+
+def test_lobby_join_without_script_still_sits_down_and_opens_the_table(alice, bob):
+    table = waiting_table(alice)
+    response = client_for(bob).post(reverse("seat_join", args=[table.pk]), {"from": "lobby"})
+    assert response.status_code == 302
+    assert response.url == reverse("table_detail", args=[table.pk])
+    assert occupants(table) == [alice.pk, bob.pk, None]
+
+
+def test_lobby_join_asks_a_visitor_to_log_in_first(client, alice):
+    table = waiting_table(alice)
+    response = client.post(reverse("seat_join", args=[table.pk]), {"from": "lobby"}, **HTMX)
+    assert response["HX-Redirect"] == f"/accounts/login/?next=/tables/{table.pk}/"
+    assert occupants(table) == [alice.pk, None, None]
+
+
+def test_lobby_join_while_playing_elsewhere_says_the_one_game_rule(alice, bob):
+    start_table(bob)
+    table = waiting_table(alice)
+    response = client_for(bob).post(
+        reverse("seat_join", args=[table.pk]), {"from": "lobby"}, **HTMX
+    )
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert 'id="lobby-error"' in html and 'hx-swap-oob="true"' in html
+    assert "one running game at a time" in html and "watch any number of tables" in html
+    assert occupants(table) == [alice.pk, None, None]
+
+
+def test_the_table_page_offers_no_way_around_the_one_game_rule(alice, bob):
+    table = waiting_table(alice)
+    html = client_for(bob).get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert "Sit here" in html
+    assert "allow_multiple" not in html and "even if I am playing" not in html
+    start_table(bob, seats=2)
+    forced = client_for(bob).post(
+        reverse("seat_join", args=[table.pk]), {"index": 1, "allow_multiple": "1"}, **HTMX
+    )
+    assert forced.status_code == 400  # the old flag no longer lets anyone past the rule
+    assert "one running game at a time" in forced.content.decode()
+    assert occupants(table) == [alice.pk, None, None]
+    creating = client_for(bob).post(reverse("table_create"), create_form_data())
+    assert "one running game at a time" in creating.content.decode()
+
+
+def test_favicon_ico_is_served(client, db):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/x-icon"
+    body = response.content
+    assert body[:4] == b"\x00\x00\x01\x00" and b"PNG" in body[:40]
+    assert 'href="/favicon.ico"' in client.get("/").content.decode()
+
+
+def test_lobby_join_at_a_table_where_i_already_sit_just_opens_it(alice):
+    table = waiting_table(alice)
+    response = client_for(alice).post(
+        reverse("seat_join", args=[table.pk]), {"from": "lobby"}, **HTMX
+    )
+    assert response["HX-Redirect"] == reverse("table_detail", args=[table.pk])
+    assert occupants(table) == [alice.pk, None, None]

@@ -1,0 +1,81 @@
+"""axe-core on the pages people use: no serious or critical violation anywhere.
+
+One browser page visits every kind of page in turn (lobby, a table being played and one
+whose game is over, the replay, leaderboards, a player page, the rules, the tournament
+pages, account settings), so the whole check costs one sign-up and a page load per URL
+(about 30 s with the server's start). The Django admin is out of scope. Minor and moderate
+findings are printed, not failed on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import Game, Table
+from tests.conftest import make_player
+from tests.e2e.test_table_play import on_server_side, sign_up
+from tests.games.test_views import finish_game
+from tests.tournaments.conftest import make_tournament
+
+FAILING_IMPACTS = ("serious", "critical")
+
+
+def build_pages() -> dict[str, str]:
+    """Tables, a finished game and a tournament to look at; their paths by name."""
+    alice = get_user_model().objects.get(username="alice")
+    bob = make_player("bob", "Bob")
+    playing = services.table_create(
+        host=alice, name="Alice's game", preset="standard", options={}, num_seats=3,
+        turn_seconds=60, fill_with_bots=True,
+    )  # fmt: skip
+    services.table_start(table_id=playing.pk, by=alice)
+    finished = services.table_create(
+        host=bob, name="Bob's game", preset="standard", options={"target": 50}, num_seats=3,
+        turn_seconds=60, fill_with_bots=True,
+    )  # fmt: skip
+    services.table_start(table_id=finished.pk, by=bob)
+    game: Game = finish_game(Table.objects.get(pk=finished.pk))
+    cup = make_tournament(name="Winter cup")
+    return {
+        "lobby": "/",
+        "table (playing)": f"/tables/{playing.pk}/",
+        "table (finished)": f"/tables/{finished.pk}/",
+        "replay": f"/games/{game.pk}/",
+        "leaderboards": "/leaderboards/rating/",
+        "player page": "/players/Bob/",
+        "rules": "/rules/",
+        "rules of a preset": "/rules/standard/",
+        "tournaments": "/tournaments/",
+        "tournament": f"/tournaments/{cup.pk}/",
+        "account settings": "/accounts/settings/",
+    }
+
+
+def describe(violation: dict[str, Any]) -> str:
+    targets = ", ".join(str(node["target"]) for node in violation["nodes"][:5])
+    return f"{violation['impact']}: {violation['id']} ({violation['help']}) at {targets}"
+
+
+@pytest.mark.e2e
+def test_no_serious_or_critical_accessibility_violations(page: Any, live_server_url):
+    sign_up(page, live_server_url, "alice", "Alice")
+    paths = on_server_side(build_pages)
+    axe = Axe()
+    found: dict[str, list[str]] = {}
+    for name, path in paths.items():
+        page.goto(f"{live_server_url}{path}")
+        page.wait_for_load_state("networkidle")
+        results = axe.run(page)
+        violations = results.response["violations"]
+        minor = [describe(v) for v in violations if v["impact"] not in FAILING_IMPACTS]
+        if minor:
+            print(f"{name} ({path}), not failing:", *minor, sep="\n  ")
+        failing = [describe(v) for v in violations if v["impact"] in FAILING_IMPACTS]
+        if failing:
+            found[f"{name} ({path})"] = failing
+    assert found == {}

@@ -1,0 +1,55 @@
+"""The lobby for a person: the create form hides what cannot apply, and "Join" sits down."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from games import services
+from tests.e2e.test_table_play import sign_up
+
+
+@pytest.mark.e2e
+def test_the_rummy_call_seconds_show_only_while_rummy_calls_are_on(page: Any, live_server_url):
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_up(page, live_server_url, "alice", "Alice")
+    seconds = page.get_by_label("Seconds to call Rummy")
+    jokers = page.get_by_label("Number of jokers")
+    assert not seconds.is_visible() and not jokers.is_visible()
+    page.get_by_label("Rummy calls", exact=True).check()
+    assert seconds.is_visible()
+    page.get_by_label("Rummy calls", exact=True).uncheck()
+    assert not seconds.is_visible()
+    page.get_by_label("Rules").select_option("oklahoma-jokers")
+    assert jokers.is_visible()
+    page.get_by_label("Rules").select_option("standard")
+    assert not jokers.is_visible()
+    assert not errors
+
+
+@pytest.mark.e2e
+def test_join_in_the_lobby_sits_down_at_once(page: Any, live_server_url):
+    bob = User.objects.create_user("bob", "bob@example.com", "x", display_name="Bob")
+    table = services.table_create(
+        host=bob, name="Bob's game", preset="standard", options={}, num_seats=3, turn_seconds=60
+    )
+    sign_up(page, live_server_url, "alice", "Alice")
+    page.get_by_role("button", name="Join Bob's game").click()
+    page.wait_for_url(f"{live_server_url}/tables/{table.pk}/")
+    alice = User.objects.get(username="alice")
+    assert table.seats.filter(user=alice).exists()
+    assert page.get_by_role("button", name="Leave", exact=False).first.is_visible()
+
+
+@pytest.mark.e2e
+def test_the_header_with_my_page_and_account_links_fits_a_phone(page: Any, live_server_url):
+    page.set_viewport_size({"width": 360, "height": 740})
+    sign_up(page, live_server_url, "alice", "Alice")
+    nav = page.get_by_role("navigation", name="Main")
+    assert nav.get_by_role("link", name="Alice").is_visible()
+    assert nav.get_by_role("link", name="Account").is_visible()
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
