@@ -22,7 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from tournaments import schedule, services
+from tournaments import schedule, selectors, services
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
 
 MANAGE = "tournaments.manage_tournament"
@@ -252,7 +252,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         writer = csv.writer(response)
         writer.writerow(RESULT_COLUMNS)
         for t in queryset:
-            for e in Entry.objects.filter(tournament=t).select_related("user"):
+            for e in selectors.standings(t):  # with filler bots' places
                 writer.writerow(result_row(t, e))
             self.log_change(request, t, "Exported results as CSV")
         return response
@@ -305,7 +305,7 @@ def ledger_row(t: Tournament, row: ChipLedger) -> list[Any]:
         row.hand_id or "",
         row.kind,
         row.payer.user.display_name if row.payer else "bank",
-        row.payee.user.display_name,
+        row.payee.user.display_name if row.payee else "bank",
         row.amount,
         row.created_at.isoformat(),
     ]

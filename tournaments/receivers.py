@@ -13,19 +13,16 @@ from tournaments.models import TournamentTable
 
 
 def on_hand_finished(sender: Any, *, table_id: int, game_over: bool, **kwargs: Any) -> None:
-    """A game over is settled at once; otherwise the next deal waits for the hand pause."""
+    """Advance at once: the scores go to the standings now, and ``advance`` itself waits for
+    the pause after the hand (re-arming for its end) before the next deal or round."""
     tournament_id = (
         TournamentTable.objects.filter(table_id=table_id).values_list("tournament_id", flat=True)
     ).first()
     if tournament_id is None:
         return
-    from games import clock
     from tournaments import tasks
 
-    if game_over:
-        tasks.advance.delay(tournament_id)
-    else:
-        tasks.advance.apply_async((tournament_id,), countdown=clock.hand_pause_s())
+    tasks.advance.delay(tournament_id)
 
 
 def connect() -> None:

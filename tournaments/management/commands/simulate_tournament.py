@@ -98,7 +98,7 @@ class Command(BaseCommand):
                 seated = list(
                     Entry.objects.filter(table=table, status=Entry.Status.PLAYING).order_by("seat")
                 )
-                dealer = rng.randrange(len(seated))
+                dealer = services.DEALER_SEAT  # the deal passes on: round_start seats for it
                 result = play_hand(rules, len(seated), dealer, rng)
                 played = [
                     services.Played(e.pk, i, s.score, s.melded, s.in_hand)
