@@ -435,7 +435,8 @@ def disqualify(*, tournament_id: int, user: User, now: datetime | None = None) -
 
     Their chips go back to the bank (a ``dq`` ledger row with no payee), so nobody profits
     from a disqualification; a bot finishes their seat's current hand, which no longer counts
-    for them. An MTT with fewer players left than its preset needs ends at once.
+    for them. An MTT whose last players are all disqualified ends at once; otherwise the
+    round plays on and its end decides (one left wins, too few for the preset ends it).
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -469,10 +470,8 @@ def disqualify(*, tournament_id: int, user: User, now: datetime | None = None) -
         if table is not None and table.table_id is not None:
             with contextlib.suppress(games.TableError):  # between games: nothing to hand over
                 games.seat_leave(table_id=table.table_id, user=user)
-        if t.is_mtt:
-            left = Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
-            if left < max(2, preset_seats(t)[0]):
-                _end_mtt(t, now)
+        if t.is_mtt and not Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING):
+            _end_mtt(t, now)  # nobody left to play: those out before them take the places
         _changed(t.pk)
     _arm(t.pk)
     return entry
