@@ -91,9 +91,11 @@ def standings(t: Tournament) -> list[Any]:
         return entries
     placed = [e for e in entries if e.place is not None] + bots
     placed.sort(key=lambda row: (row.place, -row.score))
-    return [e for e in entries if e.place is None and e.is_in] + placed + [
-        e for e in entries if e.place is None and not e.is_in
-    ]
+    return (
+        [e for e in entries if e.place is None and e.is_in]
+        + placed
+        + [e for e in entries if e.place is None and not e.is_in]
+    )
 
 
 def tables(t: Tournament) -> list[TournamentTable]:

@@ -2,7 +2,8 @@
 
 Random events run through the real services: quick games and STTs on live tables played by
 bots; MTTs on the headless path ``simulate_tournament`` uses (tables not live, hands settled
-directly with random scores, steep schedule), and on live tables for fields of up to 4.
+directly with random scores, steep schedule), and a quarter of them on live tables (fields
+of 2 to 6).
 Organizer actions land at random moments: withdrawals before the start, disqualifications,
 pauses and resumes, tables stopped by staff, forced ties, ``advance`` and ``sweep``.
 
@@ -38,7 +39,7 @@ from tournaments.services import Played, TournamentError
 EXAMPLES = int(os.environ.get("TOURNEY_EVENTS_EXAMPLES", "25"))
 STEEP = ((1, 5, 1), (2, 20, 1), (3, 100, 1), (4, 1000, 1))
 PRESETS = ("rummy-school", "standard", "classic", "persian", "oklahoma")
-ACTIONS = ("dq", "pause", "resume", "advance", "sweep", "abort", "tie")
+ACTIONS = ("dq", "pause", "resume", "advance", "sweep", "abort", "tie", "tie")
 
 
 @dataclass
@@ -60,18 +61,28 @@ class Event:
 def events(draw: st.DrawFn) -> Event:
     fmt = draw(st.sampled_from(["quick", "stt", "mtt"]))
     mtt = fmt == "mtt"
-    entrants = draw(st.integers(2, 40) if mtt else st.integers(1, 5))
+    live_mtt = mtt and draw(st.integers(0, 3)) == 0
+    entrants = draw(
+        st.integers(2, 6) if live_mtt else st.integers(2, 40) if mtt else st.integers(1, 5)
+    )
+    preset = draw(st.sampled_from(PRESETS))
+    # mostly table sizes the preset can use; the others check the refusal
+    fitting = {"persian": st.just(4), "classic": st.integers(3, 4)}.get(preset, st.integers(2, 4))
+    seats = draw(fitting if draw(st.integers(0, 4)) else st.integers(2, 4))
+    actions = draw(st.lists(st.tuples(st.integers(0, 60), st.sampled_from(ACTIONS)), max_size=6))
+    if not mtt and draw(st.integers(0, 3)):  # staff stop a single table's game only sometimes
+        actions = [a for a in actions if a[1] != "abort"]
     return Event(
         format=fmt,
-        preset=draw(st.sampled_from(PRESETS)),
-        seats=draw(st.integers(2, 4)),
+        preset=preset,
+        seats=seats,
         entrants=entrants,
         bots_allowed=draw(st.booleans()),
-        live_mtt=mtt and entrants <= 4 and draw(st.integers(0, 3)) == 0,
+        live_mtt=live_mtt,
         hands=draw(st.integers(1, 2)),
         target=draw(st.sampled_from([50, 100])),
-        withdrawals=draw(st.integers(0, 2)),
-        actions=draw(st.lists(st.tuples(st.integers(0, 40), st.sampled_from(ACTIONS)), max_size=6)),
+        withdrawals=draw(st.integers(0, 2 if mtt else 1)),
+        actions=actions,
         seed=draw(st.integers(0, 2**16)),
     )
 
