@@ -12,7 +12,8 @@ finished, or cancelled with a notice when staff stopped a single table's only ga
 entrant not disqualified holds exactly one place, places run 1..n with tied players sharing
 one, and in an MTT chips are conserved and the ledger equals the cached chips at every step.
 
-CI runs ``TOURNEY_EVENTS_EXAMPLES`` examples (default 25, about 2-3 minutes on CI's machine);
+CI runs ``TOURNEY_EVENTS_EXAMPLES`` examples (default 100: about 1.5 minutes on a loaded
+2-core machine);
 for a larger run set it higher, e.g. ``TOURNEY_EVENTS_EXAMPLES=500 python3 bin/test
 tests/tournaments/test_every_event_finishes.py`` (docs/tournaments.md).
 """
@@ -36,7 +37,7 @@ from tournaments import services
 from tournaments.models import ChipLedger, Entry, Tournament, TournamentTable
 from tournaments.services import Played, TournamentError
 
-EXAMPLES = int(os.environ.get("TOURNEY_EVENTS_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("TOURNEY_EVENTS_EXAMPLES", "100"))
 STEEP = ((1, 5, 1), (2, 20, 1), (3, 100, 1), (4, 1000, 1))
 PRESETS = ("rummy-school", "standard", "classic", "persian", "oklahoma")
 ACTIONS = ("dq", "pause", "resume", "advance", "sweep", "abort", "tie", "tie")
@@ -59,12 +60,14 @@ class Event:
 
 @st.composite
 def events(draw: st.DrawFn) -> Event:
-    fmt = draw(st.sampled_from(["quick", "stt", "mtt"]))
+    # the first choices are the simplest examples hypothesis tries (and CI's derandomized run
+    # starts with): a headless MTT, bots filling seats, a field of 2
+    fmt = draw(st.sampled_from(["mtt", "stt", "quick"]))
     mtt = fmt == "mtt"
     live_mtt = mtt and draw(st.integers(0, 3)) == 0
-    entrants = draw(
-        st.integers(2, 6) if live_mtt else st.integers(2, 40) if mtt else st.integers(1, 5)
-    )
+    bots_allowed = draw(st.sampled_from([True, False]))
+    single = st.integers(1, 5) if bots_allowed else st.integers(2, 5)  # 1 alone: refused
+    entrants = draw(st.integers(2, 6) if live_mtt else st.integers(2, 40) if mtt else single)
     preset = draw(st.sampled_from(PRESETS))
     # mostly table sizes the preset can use; the others check the refusal
     fitting = {"persian": st.just(4), "classic": st.integers(3, 4)}.get(preset, st.integers(2, 4))
@@ -77,7 +80,7 @@ def events(draw: st.DrawFn) -> Event:
         preset=preset,
         seats=seats,
         entrants=entrants,
-        bots_allowed=draw(st.booleans()),
+        bots_allowed=bots_allowed,
         live_mtt=live_mtt,
         hands=draw(st.integers(1, 2)),
         target=draw(st.sampled_from([50, 100])),
@@ -113,6 +116,7 @@ def run(event: Event) -> str:
         target=event.target,
         starting_chips=500,
         levels=STEEP,
+        min_entrants=2 if event.format == "mtt" else 1,
     )
     try:
         services.check_settings(t)
@@ -138,7 +142,7 @@ def run(event: Event) -> str:
         t.refresh_from_db()
         assert t.status == Tournament.Status.REGISTRATION
         assert not ChipLedger.objects.filter(tournament=t).exists()
-        return "refused at the start"
+        return f"refused at the start ({refused.code})"
     driver = Driver(t, event, rng, live)
     driver.play()
     return check_the_end(driver.t, driver.aborted_single) + (" live" if live else " headless")
