@@ -166,3 +166,20 @@ def test_the_standings_show_the_scores_while_the_game_is_played(db):
     for seat in range(2):
         assert entry_at(game, seat).score == game.totals[seat]
     assert Hand.objects.filter(game=game).count() == 2  # and the next hand was dealt
+
+
+def test_tied_leaders_too_few_for_the_preset_play_on_with_everyone(db):
+    # two classic players cannot play off alone (classic needs three): the game goes on
+    t = make_tournament(
+        format=Tournament.Format.STT, preset="classic", target=1000, seats_per_table=3
+    )
+    enter(t, bot_players(3))
+    services.start(tournament_id=t.pk, rng=random.Random(5))
+    _play_until_the_hand_is_over(Table.objects.get())
+    game = Game.objects.get()
+    Game.objects.filter(pk=game.pk).update(totals=[1000, 1000, 30])
+    services.advance(tournament_id=t.pk)
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING and game.hands.count() == 2
+    assert not Entry.objects.filter(tournament=t, place__isnull=False).exists()
