@@ -32,6 +32,17 @@ def hand_pause_s() -> float:
     return float(getattr(settings, "HAND_PAUSE_SECONDS", 6.0))
 
 
+def hand_pause_left(finished_at: datetime | None, now: datetime) -> float:
+    """Seconds left of the pause after a hand (0 when over): the one definition of it.
+
+    Everything that waits for the pause (the next deal, a tournament's next round) asks this,
+    so a later way to end it early (players all "Ready") changes only this function.
+    """
+    if finished_at is None:
+        return 0.0
+    return max(0.0, hand_pause_s() - (now - finished_at).total_seconds())
+
+
 def disconnect_grace_s() -> float:
     return float(getattr(settings, "DISCONNECT_GRACE_SECONDS", 60.0))
 

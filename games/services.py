@@ -426,9 +426,11 @@ def table_start(*, table_id: int, by: User) -> Game:
     return game
 
 
-def _start_game(table: Table, seats: list[Seat]) -> Game:
+def _start_game(table: Table, seats: list[Seat], dealer: int | None = None) -> Game:
     rules = engine.Rules.from_json(table.rules)
-    if rules.spec.partnerships and rules.partners_by_draw:
+    if dealer is not None and not rules.spec.partnerships and 0 <= dealer < len(seats):
+        shown: Any = []  # a manager (tournament) names the dealer: no draw
+    elif rules.spec.partnerships and rules.partners_by_draw:
         seating = engine.partnership_draw(rules, len(seats))
         seats = _reseat(seats, seating.order)
         dealer, shown = seating.dealer, seating.seated_rounds()
@@ -1294,11 +1296,13 @@ def managed_game_start(
     players: list[User | None],
     hands_per_game: int | None = None,
     autoplay: frozenset[int] = frozenset(),
+    dealer: int | None = None,
 ) -> Game:
     """Seat ``players`` (None: a bot) in order and start a game at a managed table.
 
     The table must not be playing. ``autoplay`` holds ids of users a bot plays for from the
-    first move (people who did not show up before).
+    first move (people who did not show up before). ``dealer``: the seat that deals first
+    (a tournament passes the deal on between its one-hand games); None draws for it.
     """
     with transaction.atomic():
         table = _locked_table(table_id)
@@ -1332,7 +1336,7 @@ def managed_game_start(
         table.hands_per_game = hands_per_game
         table.paused_at = None
         table.save(update_fields=["num_seats", "hands_per_game", "paused_at"])
-        game = _start_game(table, _seats(table))
+        game = _start_game(table, _seats(table), dealer)
         _announce(table.pk, table.version, lobby=True)
     return game
 

@@ -447,7 +447,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         writer = csv.writer(response)
         writer.writerow(RESULT_COLUMNS)
         for t in queryset:
-            for e in selectors.standings(t):
+            for e in selectors.standings(t):  # with filler bots' places
                 writer.writerow(result_row(t, e))
             self.log_change(request, t, "Exported results as CSV")
         return response
@@ -539,7 +539,7 @@ def ledger_row(t: Tournament, row: ChipLedger) -> list[Any]:
         row.hand_id or "",
         row.kind,
         row.payer.user.display_name if row.payer else "bank",
-        row.payee.user.display_name,
+        row.payee.user.display_name if row.payee else "bank",
         row.amount,
         row.created_at.isoformat(),
     ]

@@ -6,8 +6,12 @@ size allows, so the table count is the smallest that seats everyone, and sizes d
 most one. To move as few people as possible, the fullest tables are kept and the emptiest
 broken, and a table that must shrink sends away the players seated last.
 
-One case cannot meet every wish: two-seat tables and an odd number of players. A table of
-one cannot play, so the plan seats three at one table instead (tables of 2 and one of 3).
+A table may never hold fewer players than the preset needs (``minimum``: 2, or 3 for
+classic): when the organizer's size would leave a table short (two-seat tables and an odd
+number of players; 5 players at 4-seat tables of a 3-player preset), the plan uses one table
+fewer and seats the extra players at the others, up to the preset's ``maximum`` even past the
+organizer's size. Fewer players than ``minimum`` in all cannot be seated: the services end the
+event then (docs/tournaments.md).
 """
 
 from __future__ import annotations
@@ -39,15 +43,24 @@ class Plan:
 MIN_SEATS, MAX_SEATS = 2, 4
 
 
-def table_count(players: int, seats: int) -> int:
-    """The fewest tables that seat ``players`` with sizes within one of each other."""
+def table_count(players: int, seats: int, minimum: int = MIN_SEATS, maximum: int = 8) -> int:
+    """The fewest tables that seat ``players`` with sizes within one of each other.
+
+    No table below ``minimum``; a table may then go past ``seats``, never past ``maximum``.
+    """
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise BalancingError(f"Tables seat {MIN_SEATS} to {MAX_SEATS} players.")
-    if players <= 0:
+    if not MIN_SEATS <= minimum <= seats <= maximum:
+        raise BalancingError(
+            f"Tables of {seats} do not suit a game for {minimum} to {maximum} players."
+        )
+    if players < minimum:
         return 0
     count = -(-players // seats)
-    if count > 1 and players // count < MIN_SEATS:
-        count -= 1  # two-seat tables, odd players: one table of three
+    while count > 1 and players // count < minimum:
+        count -= 1  # one table fewer, the extra players seated at the others
+    if -(-players // count) > maximum:
+        raise BalancingError(f"{players} players cannot sit at tables of {minimum} to {maximum}.")
     return count
 
 
@@ -59,21 +72,33 @@ def target_sizes(players: int, count: int) -> list[int]:
     return [base + 1 if i < extra else base for i in range(count)]
 
 
-def seat(players: Sequence[int], seats: int) -> list[list[int]]:
+def seat(
+    players: Sequence[int], seats: int, minimum: int = MIN_SEATS, maximum: int = 8
+) -> list[list[int]]:
     """The first seating: players dealt round the tables in the order given (shuffle first)."""
-    count = table_count(len(players), seats)
+    count = table_count(len(players), seats, minimum, maximum)
     tables: list[list[int]] = [[] for _ in range(count)]
     for i, player in enumerate(players):
         tables[i % count].append(player)
     return tables
 
 
-def rebalance(tables: Mapping[int, Sequence[int]], seats: int) -> Plan:
-    """Break and even out tables; ``tables`` maps a table id to its players in seat order."""
-    everyone = [p for players in tables.values() for p in players]
+def rebalance(
+    tables: Mapping[int, Sequence[int]],
+    seats: int,
+    minimum: int = MIN_SEATS,
+    maximum: int = 8,
+    *,
+    unseated: Sequence[int] = (),
+) -> Plan:
+    """Break and even out tables; ``tables`` maps a table id to its players in seat order.
+
+    ``unseated`` players (their table was stopped by staff) are seated wherever room is made.
+    """
+    everyone = [p for players in tables.values() for p in players] + list(unseated)
     if len(set(everyone)) != len(everyone):
         raise BalancingError("A player is seated at two tables.")
-    count = table_count(len(everyone), seats)
+    count = table_count(len(everyone), seats, minimum, maximum)
     # Keep the fullest tables (ties: the older, lower id); break the rest.
     ranked = sorted(tables, key=lambda t: (-len(tables[t]), t))
     kept = ranked[:count]
@@ -81,7 +106,8 @@ def rebalance(tables: Mapping[int, Sequence[int]], seats: int) -> Plan:
     kept += [-(i + 1) for i in range(count - len(kept))]
     sizes = dict(zip(kept, target_sizes(len(everyone), count), strict=True))
     layout = {t: list(tables.get(t, ())) for t in kept}
-    pool: list[tuple[int, int]] = [(p, t) for t in broken for p in tables[t]]
+    pool: list[tuple[int, int]] = [(p, 0) for p in unseated]
+    pool += [(p, t) for t in broken for p in tables[t]]
     for t in kept:
         while len(layout[t]) > sizes[t]:
             pool.append((layout[t].pop(), t))

@@ -12,6 +12,19 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+DEFAULT_PRESET = "rummy-school"
+"""Seed 004 describes its tournaments with the Rummy School rules (7 cards, two jokers)."""
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    """The engine's playable presets: a tournament's preset is picked from these, never typed.
+
+    A callable, so a preset the engine adds later needs no migration.
+    """
+    from games import engine
+
+    return [(name, info.title) for name, info in engine.PRESETS.items()]
+
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
@@ -39,7 +52,7 @@ class Tournament(models.Model):
     name = models.CharField(max_length=80)
     format = models.CharField(max_length=8, choices=Format.choices, default=Format.MTT)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
-    preset = models.CharField(max_length=32, default="standard")
+    preset = models.CharField(max_length=32, choices=preset_choices, default=DEFAULT_PRESET)
     options = models.JSONField(default=dict, blank=True, help_text="House rules of the preset.")
     seats_per_table = models.PositiveSmallIntegerField(default=4, help_text="2 to 4.")
     starting_chips = models.PositiveIntegerField(default=10_000, help_text="Multi-table only.")
@@ -47,7 +60,10 @@ class Tournament(models.Model):
         max_length=8, choices=LevelUnit.choices, default=LevelUnit.HANDS,
         help_text="Levels last a number of hands (rounds) or of minutes.",
     )  # fmt: skip
-    target = models.PositiveIntegerField(default=500, help_text="Single table tourney: target.")
+    target = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text="Single table tourney: the target (empty: the preset's own, e.g. 500 or 5000).",
+    )  # fmt: skip
     hands = models.PositiveSmallIntegerField(default=3, help_text="Quick game: number of hands.")
     registration_opens_at = models.DateTimeField(null=True, blank=True)
     registration_closes_at = models.DateTimeField(null=True, blank=True)
@@ -76,6 +92,18 @@ class Tournament(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_seconds = models.PositiveIntegerField(default=0)
     notice = models.CharField(max_length=300, blank=True, help_text="Shown on the public page.")
+    bot_results = models.JSONField(
+        default=list, blank=True,
+        help_text="Places of the filler bots' seats (quick game, single table): not entrants.",
+    )  # fmt: skip
+    # When advancing fails (see services.advance_safely): retried with backoff, then held.
+    last_error = models.TextField(blank=True, help_text="The last failure while advancing.")
+    error_at = models.DateTimeField(null=True, blank=True)
+    error_count = models.PositiveSmallIntegerField(default=0, help_text="Failures in a row.")
+    retry_at = models.DateTimeField(null=True, blank=True)
+    needs_attention = models.BooleanField(
+        default=False, help_text="Failed too often: held until an organizer resumes it."
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -126,6 +154,10 @@ class TournamentTable(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     round = models.PositiveIntegerField(default=0, help_text="The round it is playing.")
     settled_round = models.PositiveIntegerField(default=0, help_text="The last round settled.")
+    dealer = models.ForeignKey(
+        "Entry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        help_text="Who dealt its last settled hand: the deal passes to their left.",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -179,7 +211,8 @@ class Entry(models.Model):
 
 
 class ChipLedger(models.Model):
-    """One movement of chips. ``payer`` empty: from the bank (starting stacks)."""
+    """One movement of chips. ``payer`` empty: from the bank (starting stacks); ``payee``
+    empty: back to the bank (a disqualified player's chips)."""
 
     class Kind(models.TextChoices):
         STACK = "stack", "Starting stack"
@@ -198,7 +231,9 @@ class ChipLedger(models.Model):
     payer = models.ForeignKey(
         Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="paid"
     )
-    payee = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="received")
+    payee = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="received"
+    )
     amount = models.PositiveBigIntegerField()
     pcr = models.PositiveIntegerField(default=0)
     level = models.PositiveSmallIntegerField(default=0)
@@ -209,4 +244,4 @@ class ChipLedger(models.Model):
         indexes = [models.Index(fields=["tournament", "round"], name="ledger_round_idx")]
 
     def __str__(self) -> str:
-        return f"{self.amount} to {self.payee_id}"
+        return f"{self.amount} to {self.payee_id or 'the bank'}"

@@ -75,7 +75,7 @@ ACTIONS: tuple[StateAction, ...] = (
         "Resume",
         "Resumed",
         "Resume? The clocks run again and the next round starts when it is due.",
-        lambda t: t.status == Status.PAUSED,
+        lambda t: t.status == Status.PAUSED or (t.status == Status.RUNNING and t.needs_attention),
         lambda pk: services.resume(tournament_id=pk),
     ),
     StateAction(
@@ -93,10 +93,11 @@ BY_SLUG = {a.slug: a for a in ACTIONS}
 
 def attention(t: Tournament) -> str | None:
     """Why this tournament needs its organizer (shown at the top of its page and in the
-    list), or None. The sweeper's error isolation stores failures on the tournament; once
-    its fields exist this is one line: ``return t.last_error if t.needs_attention else None``.
-    """
-    return None
+    list), or None. The sweeper's error isolation stores failures on the tournament and holds
+    it after repeated ones (``services.advance_safely``); "Resume" clears it."""
+    if not t.needs_attention:
+        return None
+    return t.last_error or "Advancing this tournament failed repeatedly."
 
 
 def available(t: Tournament) -> list[StateAction]:

@@ -13,25 +13,20 @@ from tournaments.models import TournamentTable
 
 
 def on_hand_finished(sender: Any, *, table_id: int, game_over: bool, **kwargs: Any) -> None:
-    """A game over is settled at once; otherwise the next deal waits for the hand pause.
-
-    The tournament's pages are told at once too: a quick game's or STT's running scores (and
-    the table banners) change when the hand ends, not when the next one is dealt.
-    """
+    """Advance at once: the scores go to the standings now, and ``advance`` itself waits for
+    the pause after the hand (re-arming for its end) before the next deal or round. The
+    tournament's pages are told at once too: running scores and table banners change when
+    the hand ends, not when the next one is dealt."""
     tournament_id = (
         TournamentTable.objects.filter(table_id=table_id).values_list("tournament_id", flat=True)
     ).first()
     if tournament_id is None:
         return
-    from games import clock
     from tournaments import broadcast, tasks
 
     broadcast.tournament_changed(tournament_id)
 
-    if game_over:
-        tasks.advance.delay(tournament_id)
-    else:
-        tasks.advance.apply_async((tournament_id,), countdown=clock.hand_pause_s())
+    tasks.advance.delay(tournament_id)
 
 
 def connect() -> None:

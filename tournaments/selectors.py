@@ -31,15 +31,62 @@ def lists(limit: int = 50) -> dict[str, list[Tournament]]:
     }
 
 
-def standings(t: Tournament) -> list[Entry]:
-    """Players still in first (most chips, or best score), then by place; the disqualified last."""
+@dataclass
+class BotName:
+    display_name: str
+    is_bot: bool = True
+
+
+@dataclass
+class BotPlacing:
+    """A filler bot's seat in the final standings of a quick game or STT (not an entrant).
+
+    Reads like an ``Entry`` where pages and the CSV read one, so a bot's win is shown.
+    """
+
+    place: int
+    user: BotName
+    score: int
+    status: str
+    chips: int = 0
+    pk: None = None
+    out_at: None = None
+    out_round: None = None
+    table: None = None
+    is_bot_seat: bool = True
+
+    def get_status_display(self) -> str:
+        return "Winner (bot seat)" if self.place == 1 else "Bot seat"
+
+    @property
+    def shown_status(self) -> str:
+        return self.get_status_display()
+
+
+def bot_placings(t: Tournament) -> list[BotPlacing]:
+    return [
+        BotPlacing(
+            place=int(row.get("place", 0)),
+            user=BotName(str(row.get("name", "Bot"))),
+            score=int(row.get("score", 0)),
+            status=Entry.Status.WINNER if row.get("place") == 1 else Entry.Status.OUT,
+        )
+        for row in t.bot_results or []
+    ]
+
+
+def standings(t: Tournament) -> list[Any]:
+    """Players still in first (most chips, or best score), then by place; the disqualified last.
+
+    A finished quick game or STT lists its filler bots' seats among the places too.
+    """
     order = Case(
         When(status__in=(Entry.Status.PLAYING, Entry.Status.REGISTERED), then=Value(0)),
         When(status=Entry.Status.DISQUALIFIED, then=Value(2)),
         default=Value(1),
         output_field=IntegerField(),
     )
-    entries = list(
+    entries: list[Any] = list(
         Entry.objects.filter(tournament=t)
         .select_related("user", "table")
         .annotate(group=order)
@@ -52,7 +99,16 @@ def standings(t: Tournament) -> list[Entry]:
         entries.sort(key=lambda e: (e.group, e.place or 0, -e.score))  # type: ignore[attr-defined]
     for e in entries:
         e.shown_status = status_text(t, e)  # type: ignore[attr-defined]
-    return entries
+    bots = bot_placings(t)
+    if not bots:
+        return entries
+    placed = [e for e in entries if e.place is not None] + bots
+    placed.sort(key=lambda row: (row.place, -row.score))
+    return (
+        [e for e in entries if e.place is None and e.is_in]
+        + placed
+        + [e for e in entries if e.place is None and not e.is_in]
+    )
 
 
 def tables(t: Tournament) -> list[TournamentTable]:
@@ -139,6 +195,8 @@ ENTRANT_BOT_LEVEL = "easy"
 
 def player_kind(user: Any) -> str:
     """ "bot, easy" for a bot entrant (the level it plays at), "person" for everyone else."""
+    if isinstance(user, BotName):
+        return "bot (filler seat)"
     return f"bot, {ENTRANT_BOT_LEVEL}" if user.is_bot else "person"
 
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Count, OuterRef, Subquery, Value
+from django.db import connection, transaction
+from django.db.models import Count, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -84,10 +84,35 @@ def table_size_limit(tournament: Tournament) -> int:
     return min(tournament.max_entrants, tournament.seats_per_table)
 
 
+def preset_seats(tournament: Tournament) -> tuple[int, int]:
+    """How many players the tournament's preset is played by: (minimum, maximum)."""
+    info = engine.PRESETS.get(tournament.preset)
+    if info is None:
+        return balancing.MIN_SEATS, balancing.MAX_SEATS
+    return info.min_players, info.max_players
+
+
 def check_settings(tournament: Tournament) -> None:
     """Refuse a tournament whose settings cannot run (also used by the admin form)."""
+    info = engine.PRESETS.get(tournament.preset)
+    if info is None:
+        raise TournamentError(
+            "invalid_preset",
+            f"There is no preset called {tournament.preset!r}: choose one from the list.",
+        )
     if not balancing.MIN_SEATS <= tournament.seats_per_table <= balancing.MAX_SEATS:
         raise TournamentError("invalid_seats", "Tables seat 2 to 4 players.")
+    seats = tournament.seats_per_table
+    if not info.min_players <= seats <= info.max_players:
+        players = (
+            f"{info.min_players} players"
+            if info.min_players == info.max_players
+            else f"{info.min_players} to {info.max_players} players"
+        )
+        raise TournamentError(
+            "invalid_seats",
+            f"{info.title} is played by {players}: tables of {seats} cannot be used.",
+        )
     if tournament.min_entrants > tournament.max_entrants:
         raise TournamentError(
             "invalid_entrants", "The minimum number of entrants is above the maximum."
@@ -114,10 +139,19 @@ def check_settings(tournament: Tournament) -> None:
 
 
 def _options(tournament: Tournament) -> dict[str, Any]:
+    """House rules for the tables; an STT's own target only when the organizer set one (the
+    preset's target otherwise: 5000 for five-thousand, 1000 for oklahoma)."""
     options = dict(tournament.options or {})
-    if tournament.format == Tournament.Format.STT:
+    if tournament.format == Tournament.Format.STT and tournament.target:
         options["target"] = tournament.target
     return options
+
+
+def needed_entrants(t: Tournament) -> int:
+    """How many must have entered to start: bots fill a single table's seats when allowed."""
+    if not t.is_mtt and t.bots_allowed:
+        return max(t.min_entrants, 1)
+    return max(t.min_entrants, 2, preset_seats(t)[0])
 
 
 # --- registration ----------------------------------------------------------------------------
@@ -237,7 +271,7 @@ def start(
             )
         check_settings(t)
         entries = list(Entry.objects.filter(tournament=t).select_related("user"))
-        needed = max(t.min_entrants, 2 if (t.is_mtt or not t.bots_allowed) else 1)
+        needed = needed_entrants(t)
         if len(entries) < needed:
             raise TournamentError(
                 "too_few", f"Too few entrants: {len(entries)} registered, {needed} needed."
@@ -300,14 +334,23 @@ def _start_single(t: Tournament, entries: list[Entry], rng: random.Random) -> No
     for e in entries:
         Entry.objects.filter(pk=e.pk).update(seat=players.index(e.user))
     t.round = 1
-    t.save(update_fields=["round"])
+    t.bot_results = []
+    t.save(update_fields=["round", "bot_results"])
     assert table.table is not None
-    games.managed_game_start(
+    game = games.managed_game_start(
         table_id=table.table.pk,
         players=players,
         hands_per_game=t.hands if t.format == Tournament.Format.QUICK else None,
         autoplay=frozenset(u.pk for u in players if u is not None and u.is_bot),
     )
+    _sync_seats(t, game)
+
+
+def _sync_seats(t: Tournament, game: Game) -> None:
+    """Entries' seats as the game has them (a partner draw re-seats the players)."""
+    for seat, e in _seat_entries(t, game).items():
+        if e.seat != seat:
+            Entry.objects.filter(pk=e.pk).update(seat=seat)
 
 
 def cancel(*, tournament_id: int, notice: str) -> Tournament:
@@ -349,38 +392,53 @@ def pause(*, tournament_id: int, now: datetime | None = None) -> Tournament:
 
 
 def resume(*, tournament_id: int, now: datetime | None = None) -> Tournament:
+    """Resume a paused tournament, or one held as needing attention after repeated failures
+    (the organizer looked at ``last_error``): it is advanced again at once."""
     now = now or timezone.now()
     with transaction.atomic():
         t = _locked(tournament_id)
-        if t.status != Status.PAUSED:
-            raise TournamentError("bad_state", "Only a paused tournament can resume.")
-        if t.paused_at is not None:
-            t.paused_seconds += int((now - t.paused_at).total_seconds())
-        t.status = Status.RUNNING
-        t.paused_at = None
-        t.save(update_fields=["status", "paused_at", "paused_seconds"])
-        for table in _live_tables(t):
-            games.table_resume(table_id=table.table_id)  # type: ignore[arg-type]
+        held = t.needs_attention or t.error_count > 0
+        if t.status != Status.PAUSED and not (held and t.status == Status.RUNNING):
+            raise TournamentError(
+                "bad_state", "Only a paused tournament or one that needs attention can resume."
+            )
+        fields = ["needs_attention", "error_count", "retry_at"]
+        t.needs_attention, t.error_count, t.retry_at = False, 0, None
+        if t.status == Status.PAUSED:
+            if t.paused_at is not None:
+                t.paused_seconds += int((now - t.paused_at).total_seconds())
+            t.status = Status.RUNNING
+            t.paused_at = None
+            fields += ["status", "paused_at", "paused_seconds"]
+            for table in _live_tables(t):
+                games.table_resume(table_id=table.table_id)  # type: ignore[arg-type]
+        t.save(update_fields=fields)
         _changed(t.pk)
     _arm(t.pk)
     return t
 
 
-def _arm(tournament_id: int) -> None:
+def _arm(tournament_id: int, countdown: float = 0) -> None:
     from tournaments import tasks
 
-    _after_commit(lambda: tasks.advance.delay(tournament_id))
+    if countdown > 0:
+        _after_commit(lambda: tasks.advance.apply_async((tournament_id,), countdown=countdown))
+    else:
+        _after_commit(lambda: tasks.advance.delay(tournament_id))
 
 
 # --- disqualification ------------------------------------------------------------------------
 
 
-def disqualify(*, tournament_id: int, user: User) -> Entry:
-    """Take a player out for good; see docs/tournaments.md for where their chips go.
+def disqualify(*, tournament_id: int, user: User, now: datetime | None = None) -> Entry:
+    """Take a player out for good, with no place; see docs/tournaments.md.
 
-    Their chips are shared equally among the others still in at their table (the odd chips to
-    the lowest seats); a bot finishes their seat's current hand, which no longer counts for them.
+    Their chips go back to the bank (a ``dq`` ledger row with no payee), so nobody profits
+    from a disqualification; a bot finishes their seat's current hand, which no longer counts
+    for them. An MTT whose last players are all disqualified ends at once; otherwise the
+    round plays on and its end decides (one left wins, too few for the preset ends it).
     """
+    now = now or timezone.now()
     with transaction.atomic():
         t = _locked(tournament_id)
         if t.status not in Tournament.IN_PLAY:
@@ -392,56 +450,31 @@ def disqualify(*, tournament_id: int, user: User) -> Entry:
             raise TournamentError("not_in", f"{user} is not playing in this tournament.")
         table = entry.table
         if t.is_mtt and entry.chips:
-            mates = list(
-                Entry.objects.filter(tournament=t, table=table, status=Entry.Status.PLAYING)
-                .exclude(pk=entry.pk)
-                .order_by("seat")
+            ChipLedger.objects.create(
+                tournament=t,
+                table=table,
+                round=t.round,
+                kind=ChipLedger.Kind.DISQUALIFICATION,
+                payer=entry,
+                payee=None,
+                amount=entry.chips,
+                pcr=t.pcr,
+                level=t.level,
             )
-            if not mates:
-                mates = list(
-                    Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING)
-                    .exclude(pk=entry.pk)
-                    .order_by("pk")
-                )
-            _share(t, entry, mates, table)
         entry.status = Entry.Status.DISQUALIFIED
         entry.chips = 0
         entry.place = None
-        entry.out_at = timezone.now()
+        entry.out_at = now
         entry.out_round = t.round
         entry.save(update_fields=["status", "chips", "place", "out_at", "out_round"])
         if table is not None and table.table_id is not None:
             with contextlib.suppress(games.TableError):  # between games: nothing to hand over
                 games.seat_leave(table_id=table.table_id, user=user)
+        if t.is_mtt and not Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING):
+            _end_mtt(t, now)  # nobody left to play: those out before them take the places
         _changed(t.pk)
     _arm(t.pk)
     return entry
-
-
-def _share(t: Tournament, entry: Entry, mates: list[Entry], table: TournamentTable | None) -> None:
-    if not mates:
-        return
-    share, odd = divmod(entry.chips, len(mates))
-    rows = []
-    for i, mate in enumerate(mates):
-        amount = share + (1 if i < odd else 0)
-        if amount:
-            rows.append(
-                ChipLedger(
-                    tournament=t,
-                    table=table,
-                    round=t.round,
-                    kind=ChipLedger.Kind.DISQUALIFICATION,
-                    payer=entry,
-                    payee=mate,
-                    amount=amount,
-                    pcr=t.pcr,
-                    level=t.level,
-                )
-            )
-            mate.chips += amount
-    ChipLedger.objects.bulk_create(rows)
-    Entry.objects.bulk_update(mates, ["chips"])
 
 
 # --- rounds (multi-table) --------------------------------------------------------------------
@@ -466,7 +499,10 @@ def round_start(
 ) -> balancing.Plan:
     """Start the next round: set the level, seat or rebalance, and (live) deal at every table.
 
-    The caller holds the tournament's row lock in a transaction.
+    The caller holds the tournament's row lock in a transaction. Seat ``DEALER_SEAT`` deals:
+    at a table that played before, its players are seated from the left of the last dealer
+    (so the deal passes on to the left) and players moved in after them (they deal after
+    everyone already there). No table is formed below the preset's minimum.
     """
     t = tournament
     now = now or timezone.now()
@@ -479,19 +515,21 @@ def round_start(
         Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).select_related("user")
     )
     by_id = {e.pk: e for e in playing}
+    minimum, maximum = preset_seats(t)
     open_tables = {tt.pk: tt for tt in TournamentTable.objects.filter(tournament=t, status="open")}
     if not open_tables:
         ids = list(by_id)
         rng.shuffle(ids)
-        plan = balancing.Plan(
-            layout={-(i + 1): ps for i, ps in enumerate(balancing.seat(ids, t.seats_per_table))}
-        )
+        first = balancing.seat(ids, t.seats_per_table, minimum, maximum)
+        plan = balancing.Plan(layout={-(i + 1): ps for i, ps in enumerate(first)})
     else:
-        seating: dict[int, list[int]] = {pk: [] for pk in open_tables}
-        for e in sorted(playing, key=lambda e: (e.seat or 0, e.pk)):
-            if e.table_id in seating:
-                seating[e.table_id].append(e.pk)
-        plan = balancing.rebalance(seating, t.seats_per_table)
+        plan = balancing.rebalance(
+            _seating_from_the_dealers_left(open_tables, playing),
+            t.seats_per_table,
+            minimum,
+            maximum,
+            unseated=sorted(e.pk for e in playing if e.table_id not in open_tables),
+        )
     if plan.broken:
         TournamentTable.objects.filter(pk__in=plan.broken).update(
             status=TournamentTable.Status.BROKEN
@@ -525,8 +563,12 @@ def round_start(
                 players=[by_id[pk].user for pk in members],
                 hands_per_game=1,
                 autoplay=autoplay,
+                dealer=DEALER_SEAT,
             )
-    _write_seats([e for e in playing if (e.table_id, e.seat) != previous[e.pk]])
+    _write_seats(
+        [e for e in playing if e.table_id != previous[e.pk][0]],
+        [e for e in playing if e.seat != previous[e.pk][1]],
+    )
     moved = [e.user_id for e in playing if previous[e.pk][0] != e.table_id]
     if live and moved:
         from tournaments import broadcast
@@ -536,15 +578,45 @@ def round_start(
     return plan
 
 
-def _write_seats(changed: list[Entry]) -> None:
-    """Save new tables and seats with one UPDATE per table and one per seat number.
+DEALER_SEAT = 0
+"""Who deals an MTT round's hand at every table (``round_start`` seats players around it)."""
+
+
+def _seating_from_the_dealers_left(
+    open_tables: dict[int, TournamentTable], playing: list[Entry]
+) -> dict[int, list[int]]:
+    """Each open table's players in dealing order: first the one left of the last dealer.
+
+    The last dealer (whoever dealt the table's last settled hand) comes last if still there;
+    if they left, the deal still goes to the first player left of their seat.
+    """
+    dealer_seat = {
+        pk: seat
+        for pk, seat in Entry.objects.filter(
+            pk__in=[tt.dealer_id for tt in open_tables.values() if tt.dealer_id]
+        ).values_list("pk", "seat")
+    }
+    seating: dict[int, list[int]] = {pk: [] for pk in open_tables}
+    for e in playing:
+        if e.table_id in seating:
+            seating[e.table_id].append(e.pk)
+    by_id = {e.pk: e for e in playing}
+    for pk, members in seating.items():
+        last = dealer_seat.get(open_tables[pk].dealer_id, -1)  # type: ignore[arg-type]
+        members.sort(key=lambda m: ((by_id[m].seat or 0) <= last, by_id[m].seat or 0, m))
+    return seating
+
+
+def _write_seats(moved: list[Entry], reseated: list[Entry]) -> None:
+    """Save new tables and seats with one UPDATE per destination table and one per seat number.
 
     Cheaper than bulk_update's per-row CASE expressions when a broken table moves many.
     """
     by_table: dict[int, list[int]] = {}
     by_seat: dict[int, list[int]] = {}
-    for e in changed:
+    for e in moved:
         by_table.setdefault(e.table_id, []).append(e.pk)  # type: ignore[arg-type]
+    for e in reseated:
         by_seat.setdefault(e.seat, []).append(e.pk)  # type: ignore[arg-type]
     for table_id, ids in by_table.items():
         Entry.objects.filter(pk__in=ids).update(table_id=table_id)
@@ -610,6 +682,8 @@ def hand_settle(
         if p.entry_id in entries
     ]
     if not hands:
+        table.settled_round = t.round
+        TournamentTable.objects.filter(pk=table.pk).update(settled_round=t.round)
         return []
     seat_entry = {p.seat: entries[p.entry_id] for p in played if p.entry_id in entries}
     transfers = settlement.settle(hands, pcr=t.pcr, dealer=dealer)
@@ -629,36 +703,58 @@ def hand_settle(
         )
         for tr in transfers
     )
-    # One plain UPDATE per player whose chips moved: a handful of rows, and far cheaper to
-    # build than bulk_update's CASE expressions (see docs/performance-tournaments.md).
+    # Chips that moved go back in one UPDATE ... FROM (VALUES ...): far cheaper than
+    # bulk_update's CASE expressions or one UPDATE per player (docs/performance-tournaments.md).
+    moved: list[tuple[int, int]] = []
     for seat, chips in settlement.apply(hands, transfers).items():
         entry = seat_entry[seat]
         if chips == entry.chips:
             continue
         entry.chips = chips
-        changes: dict[str, Any] = {"chips": chips}
-        if chips == 0:
-            entry.status = Entry.Status.OUT
-            entry.out_round = t.round
-            entry.out_at = now
-            entry.chips_before_out = before[seat]
-            changes.update(
-                status=entry.status,
-                out_round=t.round,
-                out_at=now,
-                chips_before_out=before[seat],
-            )
-        Entry.objects.filter(pk=entry.pk).update(**changes)
-    table.settled_round = t.round
-    TournamentTable.objects.filter(pk=table.pk).update(settled_round=t.round)
+        if chips:
+            moved.append((entry.pk, chips))
+            continue
+        entry.status = Entry.Status.OUT
+        entry.out_round = t.round
+        entry.out_at = now
+        entry.chips_before_out = before[seat]
+        Entry.objects.filter(pk=entry.pk).update(
+            chips=0,
+            status=entry.status,
+            out_round=t.round,
+            out_at=now,
+            chips_before_out=before[seat],
+        )
+    _write_chips(moved)
+    dealt = next((p.entry_id for p in played if p.seat == dealer), None)
+    table.settled_round, table.dealer_id = t.round, dealt
+    TournamentTable.objects.filter(pk=table.pk).update(settled_round=t.round, dealer_id=dealt)
     return transfers
+
+
+def _write_chips(moved: list[tuple[int, int]]) -> None:
+    """New balances (entry id, chips) in one statement (PostgreSQL and SQLite 3.33+ alike)."""
+    if len(moved) < 2:
+        for pk, chips in moved:
+            Entry.objects.filter(pk=pk).update(chips=chips)
+        return
+    table = connection.ops.quote_name(Entry._meta.db_table)
+    rows = ", ".join(["(%s, %s)"] * len(moved))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET chips = v.column2 FROM (VALUES {rows}) AS v "
+            f"WHERE {table}.id = v.column1",
+            [value for row in moved for value in row],
+        )
 
 
 def round_finish(*, tournament: Tournament, now: datetime | None = None) -> bool:
     """Place this round's eliminated players; True when the tournament is over.
 
     Places follow elimination order; players out in the same round rank by the chips they
-    held before it (more chips, better place; equal chips share the place).
+    held before it (more chips, better place; equal chips share the place). The event ends
+    when one player is left, or fewer than the preset needs at a table (placed by chips).
+    Safe to repeat: the places already written stay.
     """
     t = tournament
     remaining = Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
@@ -674,22 +770,62 @@ def round_finish(*, tournament: Tournament, now: datetime | None = None) -> bool
     out_now.filter(place__isnull=True).update(
         place=Value(remaining + 1) + Coalesce(Subquery(richer), Value(0)), table=None
     )
-    if remaining > 1:
+    if remaining >= max(2, preset_seats(t)[0]):
         return False
-    _finish(t, now)
+    _end_mtt(t, now)
     return True
 
 
+def _end_mtt(t: Tournament, now: datetime | None = None) -> None:
+    """Too few left to play on: those still in are placed by their chips, then it is over."""
+    now = now or timezone.now()
+    left = list(Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING))
+    for e in left:
+        place = 1 + sum(1 for other in left if other.chips > e.chips)
+        status = Entry.Status.WINNER if place == 1 else Entry.Status.OUT
+        Entry.objects.filter(pk=e.pk).update(
+            place=place, status=status, out_round=t.round if place > 1 else None,
+            out_at=now if place > 1 else None,
+        )  # fmt: skip
+    _finish(t, now)
+
+
 def _finish(t: Tournament, now: datetime | None = None) -> None:
-    Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).update(
-        status=Entry.Status.WINNER, place=1
-    )
+    if t.is_mtt:  # single tables place only those still competing: no gaps to close
+        _renumber_places(t)
     TournamentTable.objects.filter(tournament=t, status=TournamentTable.Status.OPEN).update(
         status=TournamentTable.Status.DONE
     )
     t.status = Status.FINISHED
     t.finished_at = now or timezone.now()
     t.save(update_fields=["status", "finished_at"])
+
+
+def _renumber_places(t: Tournament) -> None:
+    """Close the gaps the disqualified leave: places run 1..n, tied players sharing one.
+
+    A place is written when a player goes out, counting those still in then; a player
+    disqualified later takes no place, so everyone placed before them moves up. If nobody
+    is left to win (all disqualified), the best of those out before them is first.
+    """
+    placed = list(
+        Entry.objects.filter(tournament=t, place__isnull=False)
+        .exclude(status=Entry.Status.DISQUALIFIED)
+        .values_list("pk", "place")
+    )
+    olds = sorted(place for _pk, place in placed)
+    new_place = {}
+    for i, place in enumerate(olds):
+        new_place.setdefault(place, i + 1)
+    moves: dict[int, list[int]] = {}
+    for pk, place in placed:
+        if new_place[place] != place:
+            moves.setdefault(new_place[place], []).append(pk)
+    for place, ids in moves.items():
+        Entry.objects.filter(pk__in=ids).update(place=place)
+    Entry.objects.filter(tournament=t, place=1).exclude(
+        status__in=(Entry.Status.WINNER, Entry.Status.DISQUALIFIED)
+    ).update(status=Entry.Status.WINNER)
 
 
 def _round_settled(t: Tournament) -> bool:
@@ -714,6 +850,54 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> bool:
     return changed
 
 
+ADVANCE_TRIES = 3
+"""Failures in a row before a tournament is held for an organizer (``needs_attention``)."""
+RETRY_BASE_SECONDS = 10
+"""The first retry waits this long, each later one twice as long as the one before."""
+
+
+def advance_safely(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """``advance`` for the sweeper and the tasks: a failure never reaches the caller.
+
+    It is logged and stored on the tournament (``last_error``, ``error_at``, ``error_count``);
+    the tournament is skipped until ``retry_at`` (10 s, 20 s, ...) and after
+    ``ADVANCE_TRIES`` failures in a row held (``needs_attention``) until ``resume``.
+    """
+    now = now or timezone.now()
+    state = (
+        Tournament.objects.filter(pk=tournament_id)
+        .values_list("needs_attention", "retry_at", "error_count")
+        .first()
+    )
+    if state is None or state[0] or (state[1] is not None and state[1] > now):
+        return False
+    try:
+        changed = advance(tournament_id=tournament_id, now=now)
+    except Exception as exc:  # one failure must not stop the others
+        log.exception("advancing tournament %s failed", tournament_id)
+        _record_failure(tournament_id, exc, now)
+        return False
+    if state[2]:
+        Tournament.objects.filter(pk=tournament_id).update(error_count=0, retry_at=None)
+    return changed
+
+
+def _record_failure(tournament_id: int, exc: Exception, now: datetime) -> None:
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if t is None:
+            return
+        t.error_count += 1
+        t.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+        t.error_at = now
+        t.needs_attention = t.error_count >= ADVANCE_TRIES
+        t.retry_at = now + timedelta(seconds=RETRY_BASE_SECONDS * 2 ** (t.error_count - 1))
+        t.save(
+            update_fields=["error_count", "last_error", "error_at", "needs_attention", "retry_at"]
+        )
+        _changed(t.pk)
+
+
 def _advance_mtt(t: Tournament, now: datetime) -> bool:
     changed = False
     waiting = TournamentTable.objects.filter(
@@ -730,8 +914,11 @@ def _advance_mtt(t: Tournament, now: datetime) -> bool:
         changed = True
         hand = Hand.objects.filter(game=game).order_by("-number").first()
         if game.status != Game.Status.FINISHED or hand is None or not hand.result:
-            table.settled_round = t.round  # aborted by staff: the hand moves no chips
-            table.save(update_fields=["settled_round"])
+            # Stopped by staff: the hand moves no chips and the table is done; its players
+            # are seated elsewhere at the next round start.
+            table.settled_round = t.round
+            table.status = TournamentTable.Status.BROKEN
+            table.save(update_fields=["settled_round", "status"])
             continue
         hand_settle(
             tournament=t,
@@ -743,9 +930,25 @@ def _advance_mtt(t: Tournament, now: datetime) -> bool:
         )
     if not _round_settled(t):
         return changed
-    if not round_finish(tournament=t, now=now):
-        round_start(tournament=t, live=True, now=now)
+    if round_finish(tournament=t, now=now):
+        return True
+    left = _pause_left(t, now)
+    if left > 0:  # the last table to finish reads its scores first, like every other table
+        _arm(t.pk, countdown=left)
+        return changed
+    round_start(tournament=t, live=True, now=now)
     return True
+
+
+def _pause_left(t: Tournament, now: datetime) -> float:
+    """Seconds left of the pause after the round's last hand (games.clock defines the pause)."""
+    from games import clock
+
+    live = TournamentTable.objects.filter(tournament=t, round=t.round, table__isnull=False)
+    last = Hand.objects.filter(game__table_id__in=live.values("table_id")).aggregate(
+        at=Max("finished_at")
+    )["at"]
+    return clock.hand_pause_left(last, now)
 
 
 def _played(t: Tournament, table: TournamentTable, game: Game, hand: Hand) -> list[Played]:
@@ -758,6 +961,9 @@ def _played(t: Tournament, table: TournamentTable, game: Game, hand: Hand) -> li
         line = seats[seat]
         played.append(Played(e.pk, seat, line["score"], line["melded"], line["in_hand"]))
     return played
+
+
+# --- quick games and single table tourneys ----------------------------------------------------
 
 
 def _advance_single(t: Tournament, now: datetime) -> bool:
@@ -776,28 +982,103 @@ def _advance_single(t: Tournament, now: datetime) -> bool:
         t.finished_at = now
         t.save(update_fields=["status", "notice", "finished_at"])
         return True
-    seats = _seat_entries(t, game)
-    totals = list(game.totals)
-    winners = list(game.winners)
     playoff = t.round > 1
-    for seat, e in seats.items():
-        if not playoff:
-            e.score = totals[seat]
-        if e.status == Entry.Status.PLAYING and (seat not in winners or len(winners) == 1):
-            e.place = 1 + sum(1 for x in totals if x > totals[seat])
-            e.status = Entry.Status.WINNER if e.place == 1 else Entry.Status.OUT
-            e.out_at = now
-        e.save(update_fields=["score", "place", "status", "out_at"])
-    if playoff and len(winners) > 1:
-        _playoff(t, table, game, winners)  # tied again: another hand among them
-        return True
+    units = _competing_units(t, game)
+    totals = list(game.totals)
+    if playoff:
+        leaders = _leading_units(units, totals)
+        if len(leaders) > 1 and _playoff_possible(t, game, leaders):
+            _place(t, game, [u for u in units if u not in leaders], units, now, score=False)
+            _playoff(t, table, game, [seat for unit in leaders for seat in unit])
+            return True
+    _place(t, game, units, units, now, score=not playoff)
     table.status = TournamentTable.Status.DONE
     table.settled_round = t.round
     table.save(update_fields=["status", "settled_round"])
-    t.status = Status.FINISHED
-    t.finished_at = now
-    t.save(update_fields=["status", "finished_at"])
+    _finish(t, now)
     return True
+
+
+Unit = tuple[int, ...]
+"""The seats that win or lose together: one seat, or a partnership's seats (persian)."""
+
+
+def _units(game: Game) -> list[Unit]:
+    sides = engine.Rules.from_json(game.rules).spec.partnerships
+    seats = len(game.players)
+    if sides and all(seat < seats for side in sides for seat in side):
+        return [tuple(side) for side in sides]
+    return [(seat,) for seat in range(seats)]
+
+
+def _competing_units(t: Tournament, game: Game) -> list[Unit]:
+    """Units with a seat that still competes: a disqualified player's seat (played on by a
+    bot) does not, a filler bot's does."""
+    dq = set(
+        Entry.objects.filter(tournament=t, status=Entry.Status.DISQUALIFIED).values_list(
+            "user_id", flat=True
+        )
+    )
+    competing = {
+        seat for seat, p in enumerate(game.players) if p.get("user") not in dq or not p.get("user")
+    }
+    return [unit for unit in _units(game) if competing & set(unit)]
+
+
+def _unit_total(unit: Unit, totals: list[int]) -> int:
+    return max(totals[seat] for seat in unit)
+
+
+def _leading_units(units: list[Unit], totals: list[int]) -> list[Unit]:
+    if not units:
+        return []
+    best = max(_unit_total(u, totals) for u in units)
+    return [u for u in units if _unit_total(u, totals) == best]
+
+
+def _playoff_possible(t: Tournament, game: Game, leaders: list[Unit]) -> bool:
+    """Tied leaders play off when their seats alone can play the preset (else they share)."""
+    minimum = preset_seats(t)[0]
+    return sum(len(u) for u in leaders) >= minimum
+
+
+def _place(
+    t: Tournament,
+    game: Game,
+    placing: list[Unit],
+    units: list[Unit],
+    now: datetime,
+    *,
+    score: bool,
+) -> None:
+    """Place the seats of ``placing`` by their totals among ``units`` (better total, better
+    place; a tie shares it): entrants on their entries, filler bots in ``bot_results``."""
+    totals = list(game.totals)
+    seats = _seat_entries(t, game)
+    bots = list(t.bot_results or [])
+    for unit in placing:
+        mine = _unit_total(unit, totals)
+        place = 1 + sum(1 for other in units if _unit_total(other, totals) > mine)
+        for seat in unit:
+            e = seats.get(seat)
+            if e is None:
+                player = game.players[seat]
+                if not player.get("user"):
+                    bots.append(
+                        {"name": player.get("name", "Bot"), "place": place, "score": totals[seat]}
+                    )
+                continue
+            if e.status != Entry.Status.PLAYING:
+                continue
+            if score:
+                e.score = totals[seat]
+            e.place = place
+            e.status = Entry.Status.WINNER if place == 1 else Entry.Status.OUT
+            e.out_at = None if place == 1 else now
+            e.save(update_fields=["score", "place", "status", "out_at"])
+    if bots != list(t.bot_results or []):
+        t.bot_results = bots
+        t.save(update_fields=["bot_results"])
 
 
 def _seat_entries(t: Tournament, game: Game) -> dict[int, Entry]:
@@ -808,7 +1089,7 @@ def _seat_entries(t: Tournament, game: Game) -> dict[int, Entry]:
 
 
 def _between_hands(t: Tournament, table: TournamentTable, game: Game, now: datetime) -> bool:
-    """After the pause that lets players read the scores: the next deal, or an STT play-off.
+    """After a hand: the scores at once, then after the pause the next deal or a play-off.
 
     STT: when leaders tie at or over the target, the others are out (placed by total) and the
     tied leaders play on, one-hand games among themselves until one scores alone on top.
@@ -818,24 +1099,38 @@ def _between_hands(t: Tournament, table: TournamentTable, game: Game, now: datet
     hand = Hand.objects.filter(game=game).order_by("-number").first()
     if hand is None or hand.status != Hand.Status.OVER:
         return False
-    if hand.finished_at and hand.finished_at + timedelta(seconds=clock.hand_pause_s()) > now:
-        return False
-    assert table.table_id is not None
     totals = list(game.totals)
-    best = max(totals)
-    leaders = [seat for seat, total in enumerate(totals) if total == best]
-    if t.format == Tournament.Format.STT and best >= t.target and len(leaders) > 1:
+    changed = t.round == 1 and _write_scores(t, game, totals)
+    left = clock.hand_pause_left(hand.finished_at, now)
+    if left > 0:
+        _arm(t.pk, countdown=left)
+        return changed
+    assert table.table_id is not None
+    units = _competing_units(t, game)
+    leaders = _leading_units(units, totals)
+    target = engine.Rules.from_json(game.rules).target
+    if (
+        t.format == Tournament.Format.STT
+        and leaders
+        and _unit_total(leaders[0], totals) >= target
+        and len(leaders) > 1
+        and _playoff_possible(t, game, leaders)
+    ):
         games.game_end(table_id=table.table_id, winners=[])
-        for seat, e in _seat_entries(t, game).items():
-            e.score = totals[seat]
-            if e.status == Entry.Status.PLAYING and seat not in leaders:
-                e.place = 1 + sum(1 for x in totals if x > totals[seat])
-                e.status = Entry.Status.OUT
-                e.out_at = now
-            e.save(update_fields=["score", "place", "status", "out_at"])
-        _playoff(t, table, game, leaders)
+        _place(t, game, [u for u in units if u not in leaders], units, now, score=True)
+        _playoff(t, table, game, [seat for unit in leaders for seat in unit])
         return True
-    return games.hand_next(table_id=table.table_id) is not None
+    return games.hand_next(table_id=table.table_id) is not None or changed
+
+
+def _write_scores(t: Tournament, game: Game, totals: list[int]) -> bool:
+    """The standings show the game totals while it is played, not only at the end."""
+    changed = False
+    for seat, e in _seat_entries(t, game).items():
+        if e.score != totals[seat]:
+            Entry.objects.filter(pk=e.pk).update(score=totals[seat])
+            changed = True
+    return changed
 
 
 def _playoff(t: Tournament, table: TournamentTable, game: Game, seats: list[int]) -> None:
@@ -848,16 +1143,20 @@ def _playoff(t: Tournament, table: TournamentTable, game: Game, seats: list[int]
         .exclude(present_until__gt=timezone.now())  # not online: no fresh socket heartbeat
         .values_list("user_id", flat=True)
     )
+    dq = Entry.objects.filter(
+        tournament=t, status=Entry.Status.DISQUALIFIED, user_id__in=list(users)
+    ).values_list("user_id", flat=True)
     t.round += 1
     t.save(update_fields=["round"])
     table.round = t.round
     table.save(update_fields=["round"])
-    games.managed_game_start(
+    new = games.managed_game_start(
         table_id=table.table_id,
         players=players,
         hands_per_game=1,
-        autoplay=frozenset({u.pk for u in users.values() if u.is_bot} | set(absent)),
+        autoplay=frozenset({u.pk for u in users.values() if u.is_bot} | set(absent) | set(dq)),
     )
+    _sync_seats(t, new)
 
 
 # --- the clock of the tournament (Celery beat) -------------------------------------------------
@@ -866,10 +1165,11 @@ def _playoff(t: Tournament, table: TournamentTable, game: Game, seats: list[int]
 def sweep(now: datetime | None = None) -> dict[str, int]:
     """Open and close registration, start or cancel at the scheduled time, advance the running.
 
-    Each step goes through the services above, so a repeat does nothing more.
+    Each step goes through the services above, so a repeat does nothing more; a failure in
+    one tournament is logged and stored on it, and never stops the others.
     """
     now = now or timezone.now()
-    done = {"opened": 0, "closed": 0, "started": 0, "cancelled": 0, "advanced": 0}
+    done = {"opened": 0, "closed": 0, "started": 0, "cancelled": 0, "advanced": 0, "failed": 0}
     for pk in Tournament.objects.filter(
         status=Status.DRAFT, registration_opens_at__lte=now
     ).values_list("pk", flat=True):
@@ -880,7 +1180,9 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
         done["closed"] += _quietly(registration_close, tournament_id=pk)
     due = (
         Tournament.objects.filter(
-            status__in=(Status.REGISTRATION, Status.CLOSED), scheduled_start__lte=now
+            status__in=(Status.REGISTRATION, Status.CLOSED),
+            scheduled_start__lte=now,
+            needs_attention=False,
         )
         .annotate(n=Count("entries"))
         .values_list("pk", "n", "min_entrants")
@@ -892,20 +1194,37 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
                 tournament_id=pk,
                 notice=f"Cancelled: {count} entered, at least {minimum} were needed.",
             )
-        elif not _quietly(start, tournament_id=pk, now=now):
+            continue
+        outcome = _quietly(start, tournament_id=pk, now=now)
+        if outcome == 1:
+            done["started"] += 1
+        elif outcome == 0:
             _quietly(cancel, tournament_id=pk, notice="Cancelled: the tournament could not start.")
             done["cancelled"] += 1
         else:
-            done["started"] += 1
-    for pk in Tournament.objects.filter(status=Status.RUNNING).values_list("pk", flat=True):
-        done["advanced"] += int(advance(tournament_id=pk, now=now))
+            done["failed"] += 1
+    running = Tournament.objects.filter(status=Status.RUNNING, needs_attention=False).filter(
+        Q(retry_at__isnull=True) | Q(retry_at__lte=now)
+    )
+    for pk, before in running.values_list("pk", "error_count"):
+        moved = advance_safely(tournament_id=pk, now=now)
+        done["advanced"] += int(moved)
+        after = Tournament.objects.filter(pk=pk).values_list("error_count", flat=True).first()
+        done["failed"] += int((after or 0) > before)
     return done
 
 
 def _quietly(fn: Callable[..., Any], **kwargs: Any) -> int:
+    """1 done, 0 refused (a ``TournamentError``), -1 failed (logged and stored on it)."""
     try:
         fn(**kwargs)
     except TournamentError as exc:
         log.info("tournament sweep step refused", extra={"code": exc.code})
         return 0
+    except Exception as exc:  # one failure must not stop the others
+        log.exception("tournament sweep step %s failed", getattr(fn, "__name__", fn))
+        pk = kwargs.get("tournament_id")
+        if pk is not None:
+            _record_failure(pk, exc, kwargs.get("now") or timezone.now())
+        return -1
     return 1

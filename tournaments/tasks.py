@@ -7,10 +7,13 @@ from celery import shared_task
 
 @shared_task(acks_late=True)
 def advance(tournament_id: int) -> bool:
-    """A game at one of the tournament's tables ended (or it resumed): do what is due."""
+    """A game at one of the tournament's tables ended (or it resumed): do what is due.
+
+    A failure is stored on the tournament and retried by the sweeper (``advance_safely``).
+    """
     from tournaments import services
 
-    return services.advance(tournament_id=tournament_id)
+    return services.advance_safely(tournament_id=tournament_id)
 
 
 @shared_task(acks_late=True)

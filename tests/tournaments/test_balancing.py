@@ -54,30 +54,63 @@ def test_a_table_size_outside_two_to_four_is_refused():
         table_count(10, 5)
 
 
+def test_a_three_player_preset_never_gets_a_two_seat_table():
+    # 5 players at 4-seat tables would be 3 + 2; classic needs 3 at every table
+    assert table_count(5, 4) == 2
+    assert table_count(5, 4, minimum=3) == 1
+    plan = rebalance({1: [1, 2, 3], 2: [4, 5]}, 4, minimum=3, maximum=8)
+    assert plan.broken == [2] and plan.layout == {1: [1, 2, 3, 4, 5]}
+
+
+def test_extra_players_sit_past_the_organizers_size_up_to_the_presets_maximum():
+    # 7 at three-seat tables of a three-player game: 3 + 4, not 3 + 3 + 1
+    assert sorted(len(t) for t in seat(list(range(7)), 3, minimum=3)) == [3, 4]
+
+
+def test_fewer_players_than_the_presets_minimum_get_no_table():
+    assert table_count(2, 3, minimum=3) == 0
+    assert rebalance({1: [1], 2: [2]}, 3, minimum=3).layout == {}
+
+
+def test_a_table_size_below_the_presets_minimum_is_refused():
+    with pytest.raises(BalancingError, match="do not suit"):
+        table_count(10, 2, minimum=3)
+
+
+def test_players_from_a_stopped_table_are_seated_with_the_others():
+    plan = rebalance({1: [1, 2], 2: [3, 4]}, 4, unseated=[5, 6])
+    assert sorted(p for ps in plan.layout.values() for p in ps) == [1, 2, 3, 4, 5, 6]
+    assert sorted(len(ps) for ps in plan.layout.values()) == [3, 3]
+
+
 @st.composite
 def seatings(draw):
     seats = draw(st.integers(2, 4))
+    minimum = draw(st.integers(2, seats))
     count = draw(st.integers(1, 12))
     next_id = iter(range(1, 10_000))
     tables = {}
     for t in range(1, count + 1):
         tables[t * 7] = [next(next_id) for _ in range(draw(st.integers(0, seats)))]
-    return tables, seats
+    return tables, seats, minimum
 
 
 @given(seatings())
 def test_rebalancing_keeps_everyone_once_within_one_seat_on_the_fewest_tables(case):
-    tables, seats = case
+    tables, seats, minimum = case
     everyone = sorted(p for ps in tables.values() for p in ps)
-    plan = rebalance(tables, seats)
+    plan = rebalance(tables, seats, minimum, 8)
     seated = sorted(p for ps in plan.layout.values() for p in ps)
-    assert seated == everyone
     sizes = [len(ps) for ps in plan.layout.values()]
-    assert len(sizes) == table_count(len(everyone), seats)
-    if sizes:
-        assert max(sizes) - min(sizes) <= 1
-        assert min(sizes) >= min(2, len(everyone))
-        assert max(sizes) <= seats or (seats == 2 and max(sizes) == 3)
+    assert len(sizes) == table_count(len(everyone), seats, minimum, 8)
+    if len(everyone) < minimum:
+        assert sizes == []
+        return
+    assert seated == everyone
+    assert max(sizes) - min(sizes) <= 1
+    assert min(sizes) >= minimum
+    # past the organizer's size only when one table more would leave a table short
+    assert max(sizes) <= seats or len(everyone) // (len(sizes) + 1) < minimum
     assert not set(plan.broken) & set(plan.layout)
     for move in plan.moves:
         assert move.player in plan.layout[move.target]

@@ -157,18 +157,18 @@ def test_pause_stops_the_clocks_and_resume_restarts_them(db):
     assert table.paused_at is None and table.due_at is not None
 
 
-def test_a_disqualified_players_chips_go_to_their_table(db):
+def test_a_disqualified_players_chips_go_back_to_the_bank_by_a_ledger_row(db):
     t = make_tournament(seats_per_table=4, starting_chips=1000)
     players = bot_players(4)
     enter(t, players)
     services.start(tournament_id=t.pk)
     services.disqualify(tournament_id=t.pk, user=players[0])
     entries = {e.user_id: e for e in Entry.objects.filter(tournament=t)}
-    assert entries[players[0].pk].status == Entry.Status.DISQUALIFIED
-    assert entries[players[0].pk].chips == 0
-    others = sorted(entries[p.pk].chips for p in players[1:])
-    assert others == [1333, 1333, 1334]
-    assert sum(e.chips for e in entries.values()) == 4000
+    out = entries[players[0].pk]
+    assert (out.status, out.chips, out.place) == (Entry.Status.DISQUALIFIED, 0, None)
+    assert sorted(entries[p.pk].chips for p in players[1:]) == [1000, 1000, 1000]
+    row = ChipLedger.objects.get(kind=ChipLedger.Kind.DISQUALIFICATION)
+    assert (row.payer_id, row.payee_id, row.amount) == (out.pk, None, 1000)
     assert all(e.chips == ledger_balance(e) for e in entries.values())
     with pytest.raises(TournamentError):
         services.disqualify(tournament_id=t.pk, user=players[0])

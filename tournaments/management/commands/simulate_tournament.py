@@ -3,12 +3,14 @@
 Hands are played in this process by the engine with easy bots (no games tables, no per-move
 rows); seating, settlement, the chip ledger and rebalancing go through the real tournament
 services and the database. A steep PCR schedule ends it in reasonable time. Prints a progress
-bar, then wall time, settlement and rebalancing time per hand and per round (median, p95, max)
-and how much the database grew.
+bar, then wall time, settlement and rebalancing time per hand and per round (median, p95, max),
+the floor (an empty transaction with the same row lock), the machine's load average before and
+after, and how much the database grew. The deal passes on as in live play (seat 0 deals).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import sys
@@ -74,6 +76,7 @@ class Command(BaseCommand):
         if opts["entrants"] < 2:
             raise CommandError("A tournament needs at least two entrants.")
         rng = random.Random(opts["seed"])
+        load_before = os.getloadavg()
         size_before, rows_before = self.db_size(), self.row_count()
         began = time.perf_counter()
         t = self.create(opts, rng)
@@ -98,7 +101,7 @@ class Command(BaseCommand):
                 seated = list(
                     Entry.objects.filter(table=table, status=Entry.Status.PLAYING).order_by("seat")
                 )
-                dealer = rng.randrange(len(seated))
+                dealer = services.DEALER_SEAT  # the deal passes on: round_start seats for it
                 result = play_hand(rules, len(seated), dealer, rng)
                 played = [
                     services.Played(e.pk, i, s.score, s.melded, s.in_hand)
@@ -136,11 +139,20 @@ class Command(BaseCommand):
             f"floor (an empty transaction taking the same row lock, after each hand): "
             f"median {statistics.median(floor_ms):.2f} ms, p95 {percentile(floor_ms, 0.95):.2f} ms"
         )
+        load_after = os.getloadavg()
+        self.stdout.write(
+            f"load average (1, 5, 15 min): before {self.loads(load_before)}, "
+            f"after {self.loads(load_after)}"
+        )
         self.stdout.write(
             f"queries: settlement {min(settle_queries)}-{max(settle_queries)} per hand, "
             f"round end + rebalancing {min(round_queries)}-{max(round_queries)} per round "
             f"(each with the tournament's row lock; BEGIN/COMMIT not counted)"
         )
+
+    @staticmethod
+    def loads(values: tuple[float, float, float]) -> str:
+        return " / ".join(f"{v:.2f}" for v in values)
 
     def create(self, opts: dict[str, Any], rng: random.Random) -> Tournament:
         run = f"{int(time.time())}{rng.randrange(1000):03d}"
