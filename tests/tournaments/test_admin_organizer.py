@@ -18,6 +18,7 @@ from django.utils.html import escape
 
 from games import engine
 from games.forms import TableCreateForm, option_field_name
+from games.rules_pages import in_words, option_label
 from tests.conftest import make_player
 from tests.tournaments.conftest import bot_players, enter, make_tournament
 from tournaments.forms import TournamentForm, default_preset
@@ -112,7 +113,8 @@ def test_house_rules_are_labelled_fields_never_json(client):
         if name == "target":
             continue
         assert f'name="{option_field_name(name)}"' in page
-        assert escape(info.description) in page
+        assert escape(option_label(name)) in page  # the label, as on the create-a-table form
+        assert escape(info.description) in page or info.description in page  # its help
 
 
 def test_the_tournament_form_shares_the_table_forms_house_rule_fields():
@@ -139,12 +141,12 @@ def test_an_organizer_saves_house_rules_into_the_tournament(client):
 
 def test_an_impossible_house_rule_combination_is_refused_with_the_engines_reason(client):
     response = client.post(
-        CHANGELIST + "add/", new_mtt_post(**{option_field_name("rummy_last_discard_only"): "on"})
+        CHANGELIST + "add/", new_mtt_post(**{option_field_name("partners_by_draw"): "on"})
     )
     with pytest.raises(engine.RulesError) as refused:
-        engine.make_rules("standard", rummy_last_discard_only=True)
+        engine.make_rules("standard", partners_by_draw=True)
     assert response.status_code == 200
-    assert refused.value.reason in response.content.decode()
+    assert escape(in_words(refused.value.reason)) in response.content.decode()
     assert not Tournament.objects.exists()
 
 
@@ -316,21 +318,42 @@ def test_staff_outside_the_organizer_group_get_no_buttons_and_cannot_act(db):
     assert t.status == Tournament.Status.DRAFT and not t.entries.exists()
 
 
-def test_a_tournament_that_needs_attention_says_why_at_the_top_of_its_page(client, monkeypatch):
-    from tournaments import organizer
+def _held(t: Tournament, error: str) -> Tournament:
+    """A running tournament the sweeper held after repeated failures (services.advance_safely)."""
+    Tournament.objects.filter(pk=t.pk).update(
+        needs_attention=True, last_error=error, error_count=3, error_at=timezone.now()
+    )
+    t.refresh_from_db()
+    return t
 
+
+def test_a_tournament_that_needs_attention_says_why_at_the_top_of_its_page(client):
     t = make_tournament()
+    enter(t, bot_players(4))
+    client.post(action_url(t, "start"))
     assert 'id="needs-attention"' not in client.get(change_url(t)).content.decode()
-    monkeypatch.setattr(organizer, "attention", lambda t: "Table 3 could not start its round.")
+    _held(t, "Table 3 could not start its round.")
     page = client.get(change_url(t)).content.decode()
     assert "Needs attention: Table 3 could not start its round." in page
+    assert buttons(page) == {"pause", "resume"}
 
 
-def test_the_list_flags_tournaments_that_need_attention(client, monkeypatch):
-    from tournaments import organizer
+def test_resuming_a_held_tournament_clears_the_flag_and_is_in_the_history(client, organizer):
+    t = make_tournament()
+    enter(t, bot_players(4))
+    client.post(action_url(t, "start"))
+    _held(t, "Round 4 failed 3 times.")
+    client.post(action_url(t, "resume"), follow=True)
+    t.refresh_from_db()
+    assert not t.needs_attention and t.error_count == 0
+    assert t.status == Tournament.Status.RUNNING
+    assert 'id="needs-attention"' not in client.get(change_url(t)).content.decode()
+    assert LogEntry.objects.filter(object_id=str(t.pk), change_message="Resumed").exists()
 
-    make_tournament(name="Stuck cup")
-    monkeypatch.setattr(organizer, "attention", lambda t: "Round 4 failed 3 times.")
+
+def test_the_list_flags_tournaments_that_need_attention(client):
+    t = make_tournament(name="Stuck cup")
+    _held(t, "Round 4 failed 3 times.")
     assert "Round 4 failed 3 times." in client.get(CHANGELIST).content.decode()
 
 
