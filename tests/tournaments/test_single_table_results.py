@@ -116,8 +116,10 @@ def test_a_single_table_tourney_won_by_a_filler_bot_shows_its_winner(db):
         "/admin/tournaments/tournament/",
         {"action": "export_results", "_selected_action": [t.pk]},
     )
-    places = [row[1] for row in csv.reader(io.StringIO(response.content.decode()))][1:]
-    assert sorted(places) == ["1", "2", "3"]
+    lines = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert sorted(row["place"] for row in lines) == ["1", "2", "3"]
+    winner = next(row for row in lines if row["place"] == "1")
+    assert winner["player"] == game.players[bot]["name"] and winner["bot"].startswith("bot")
 
 
 def test_a_disqualified_players_bot_played_seat_takes_no_place(db):
