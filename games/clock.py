@@ -9,6 +9,7 @@ worker or a restarted broker only delays a table by one sweep.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,15 +33,63 @@ def hand_pause_s() -> float:
     return float(getattr(settings, "HAND_PAUSE_SECONDS", 6.0))
 
 
-def hand_pause_left(finished_at: datetime | None, now: datetime) -> float:
+def hand_pause_left(
+    finished_at: datetime | None, now: datetime, *, everyone_ready: bool = False
+) -> float:
     """Seconds left of the pause after a hand (0 when over): the one definition of it.
 
-    Everything that waits for the pause (the next deal, a tournament's next round) asks this,
-    so a later way to end it early (players all "Ready") changes only this function.
+    The pause lasts ``HAND_PAUSE_SECONDS`` from the hand's end at most, and ends early once
+    every connected person at the table has said "Ready" (``everyone_ready``). Everything
+    that waits for it (a table's next deal, a tournament's next deal or round) asks this
+    through ``table_pause_left``, so the site has one pause, tournament tables included.
     """
-    if finished_at is None:
+    if finished_at is None or everyone_ready:
         return 0.0
     return max(0.0, hand_pause_s() - (now - finished_at).total_seconds())
+
+
+def ready_waited_for(seats: Iterable[Any], ready: Iterable[int], now: datetime) -> list[int]:
+    """The seats whose "Ready" the pause still waits for: people connected now who have not
+    pressed it. Bots, seats a bot covers, people who left and people whose socket went
+    quiet (no fresh heartbeat) never hold the table up."""
+    pressed = set(ready)
+    return [
+        s.index
+        for s in seats
+        if s.user_id is not None
+        and not s.bot_level
+        and not s.autoplay
+        and not s.left
+        and s.present_until is not None
+        and s.present_until > now
+        and s.index not in pressed
+    ]
+
+
+def everyone_ready(seats: Iterable[Any], ready: Iterable[int], now: datetime) -> bool:
+    """Someone said Ready and nobody connected is left to say it. A table where nobody
+    pressed (bots only, or everyone away) waits the whole pause, as people watching expect."""
+    pressed = list(ready)
+    return bool(pressed) and not ready_waited_for(seats, pressed, now)
+
+
+def table_pause_left(table_id: int, now: datetime | None = None) -> float:
+    """Seconds left of the pause after the latest hand at a table (0 when none is running:
+    no finished hand, or the next one already dealt)."""
+    from games.models import Hand, Seat
+
+    now = now or timezone.now()
+    hand = (
+        Hand.objects.filter(game__table_id=table_id)
+        .order_by("-game__number", "-number")
+        .only("status", "finished_at", "result")
+        .first()
+    )
+    if hand is None or hand.status != Hand.Status.OVER:
+        return 0.0
+    ready = (hand.result or {}).get("ready") or []
+    seats = Seat.objects.filter(table_id=table_id) if ready else []
+    return hand_pause_left(hand.finished_at, now, everyone_ready=everyone_ready(seats, ready, now))
 
 
 def disconnect_grace_s() -> float:

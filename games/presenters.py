@@ -328,7 +328,6 @@ def _hand_summary(
         and game is not None
         and game.status != Game.Status.FINISHED
         and snap.table.status == Table.Status.PLAYING
-        and not snap.table.managed
     )
     person = seat is not None and not snap.seats[seat].is_bot
     summary = display.breakdown(result, names)

@@ -520,47 +520,55 @@ def hand_next(*, table_id: int, expected_version: int | None = None) -> Hand | N
 def hand_ready(*, table_id: int, user: User) -> bool:
     """The person says they are ready for the next hand, during the pause between hands.
 
-    The pause (clock.hand_pause_s, armed when the hand ended) ends early once every person
-    seated and connected has said so: the next hand is dealt now, and the armed task then
-    finds the version moved on. It never lasts longer: the task deals at the pause's end
-    whoever pressed what. Who is ready is kept in the finished hand's result (no version
-    bump, so the armed task stays valid). Returns whether the next hand was dealt.
+    The pause (clock.hand_pause_left, the site's one definition) ends early once every
+    person seated and connected has said so; it never lasts longer than the setting: the
+    task armed when the hand ended deals at its end whoever pressed what. Who is ready is
+    kept in the finished hand's result (no version bump, so the armed task stays valid).
+
+    At a table of ours the next hand is dealt now. A managed table's next deal (or round) is
+    its manager's: it is told the pause is over (signals.hand_pause_over) and deals when its
+    own wait, which asks the same definition, finds it so. Returns whether the pause ended.
     """
     with transaction.atomic():
         table = _locked_table(table_id)
         hand = current_hand(table)
-        if (
-            table.status != Table.Status.PLAYING
-            or table.managed
-            or table.paused_at is not None
-            or hand is None
-            or hand.status != Hand.Status.OVER
-            or hand.game.status != Game.Status.PLAYING
-        ):
+        if hand is None or not _between_hands(table, hand):
             raise TableError("not_between_hands", "There is no pause between hands now.")
         seats = _seats(table)
         mine = next((s for s in seats if s.user_id == user.pk and not s.left), None)
         if mine is None:
             raise TableError("not_seated", "Only the players at this table say Ready.")
+        now = timezone.now()
+        if clock.hand_pause_left(hand.finished_at, now) <= 0 and table.managed:
+            raise TableError("not_between_hands", "The pause is over; the next hand is coming.")
         result = dict(hand.result or {})
         ready = sorted({*result.get("ready", []), mine.index})
         result["ready"] = ready
         Hand.objects.filter(pk=hand.pk).update(result=result)
-        waiting_for = [
-            s.index
-            for s in seats
-            if s.user_id is not None
-            and not s.bot_level
-            and not s.autoplay
-            and not s.left
-            and s.present_until is not None
-            and s.present_until > timezone.now()
-            and s.index not in ready
-        ]
+        over = clock.everyone_ready(seats, ready, now)
         version = table.version
-    if waiting_for:
+        if over and table.managed:
+            _after_commit(
+                lambda: signals.hand_pause_over.send(
+                    sender=Table, table_id=table_id, hand_id=hand.pk
+                )
+            )
+    if not over:
         return False
+    if table.managed:
+        return True
     return hand_next(table_id=table_id, expected_version=version) is not None
+
+
+def _between_hands(table: Table, hand: Hand) -> bool:
+    """A finished hand whose next deal is still to come: at a table of ours, while its game
+    goes on; at a managed table (a tournament's), also after a one-hand game, since the
+    manager's next round follows the same pause."""
+    if table.paused_at is not None or hand.status != Hand.Status.OVER:
+        return False
+    if table.managed:
+        return table.status in (Table.Status.PLAYING, Table.Status.FINISHED)
+    return table.status == Table.Status.PLAYING and hand.game.status == Game.Status.PLAYING
 
 
 def current_hand(table: Table) -> Hand | None:
@@ -657,6 +665,8 @@ def _apply_move(
     try:
         parsed = engine.action_from_json(action, seat)
         new_state, events = engine.apply(snap.state, parsed)
+        if actor == Move.Actor.CLOCK and seat >= 0:
+            new_state = _marked_as_clock_made(new_state, len(snap.state.history))
     except engine.IllegalAction as exc:
         # Judged on the version the sender saw (from cache); if the table has moved on, the
         # honest answer is "stale" and a resync, not a refusal of an old position.
@@ -1136,6 +1146,17 @@ def _rearm_clock(table_id: int, *, fired_for: Any, due_at: Any) -> None:
         _after_commit(
             lambda: tasks.turn_timeout.apply_async((table_id, due_at.isoformat()), eta=due_at)
         )
+
+
+def _marked_as_clock_made(state: Any, start: int) -> Any:
+    """The events from ``start`` on carry ``clock``: the turn clock made this move for the
+    player (their time ran out), so the log says so to everyone instead of reading as if
+    they had moved. Only the public history changes; the move itself is the same."""
+    marked = state.copy()
+    marked.history = state.history[:start] + tuple(
+        engine.Event(e.kind, e.seat, (*e.data, ("clock", True))) for e in state.history[start:]
+    )
+    return marked
 
 
 def _clock_move(table_id: int, seat: int, action: dict[str, Any], version: int) -> bool:

@@ -11,6 +11,10 @@ from django.dispatch import Signal
 # kwargs: table_id, game_id, hand_id, game_over (bool)
 hand_finished = Signal()
 
+# kwargs: table_id, hand_id. Every connected person at a managed table said "Ready" before
+# the pause after its hand ran out (games.clock.hand_pause_left): its manager may deal now.
+hand_pause_over = Signal()
+
 # Asked (not told) by the table page of a managed table: kwargs table (games.models.Table) and
 # user. A receiver that manages the table returns the HTML of a banner for the page's header
 # (say, which tournament it belongs to, and what keeps the player with their seat when the

@@ -1,6 +1,7 @@
 """Listen to games (games.signals).
 
-A hand that ended at a tournament table arms ``advance``; a tournament table's page gets a
+A hand that ended at a tournament table arms ``advance``, and so does the Ready of everyone
+there that ends the pause after it early; a tournament table's page gets a
 line naming its tournament (and, for entrants, the socket that moves them with their seat).
 """
 
@@ -29,8 +30,22 @@ def on_hand_finished(sender: Any, *, table_id: int, game_over: bool, **kwargs: A
     tasks.advance.delay(tournament_id)
 
 
+def on_hand_pause_over(sender: Any, *, table_id: int, **kwargs: Any) -> None:
+    """Everyone at a tournament table said Ready: advance now rather than at the pause's
+    end (``advance`` asks games.clock whether the pause is really over, table by table)."""
+    tournament_id = (
+        TournamentTable.objects.filter(table_id=table_id).values_list("tournament_id", flat=True)
+    ).first()
+    if tournament_id is None:
+        return
+    from tournaments import tasks
+
+    tasks.advance.delay(tournament_id)
+
+
 def connect() -> None:
     signals.hand_finished.connect(on_hand_finished, dispatch_uid="tournaments.hand_finished")
+    signals.hand_pause_over.connect(on_hand_pause_over, dispatch_uid="tournaments.pause_over")
     signals.managed_table_banner.connect(table_banner, dispatch_uid="tournaments.table_banner")
 
 

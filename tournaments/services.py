@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Max, OuterRef, Q, Subquery, Value
+from django.db.models import Count, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -941,14 +941,13 @@ def _advance_mtt(t: Tournament, now: datetime) -> bool:
 
 
 def _pause_left(t: Tournament, now: datetime) -> float:
-    """Seconds left of the pause after the round's last hand (games.clock defines the pause)."""
+    """Seconds left of the pause after the round's hands: the longest of its tables' pauses,
+    each as games.clock defines it (so a table whose people all said Ready waits no more)."""
     from games import clock
 
     live = TournamentTable.objects.filter(tournament=t, round=t.round, table__isnull=False)
-    last = Hand.objects.filter(game__table_id__in=live.values("table_id")).aggregate(
-        at=Max("finished_at")
-    )["at"]
-    return clock.hand_pause_left(last, now)
+    tables = live.values_list("table_id", flat=True)
+    return max((clock.table_pause_left(pk, now) for pk in tables), default=0.0)
 
 
 def _played(t: Tournament, table: TournamentTable, game: Game, hand: Hand) -> list[Played]:
@@ -1101,7 +1100,7 @@ def _between_hands(t: Tournament, table: TournamentTable, game: Game, now: datet
         return False
     totals = list(game.totals)
     changed = t.round == 1 and _write_scores(t, game, totals)
-    left = clock.hand_pause_left(hand.finished_at, now)
+    left = clock.table_pause_left(game.table_id, now)
     if left > 0:
         _arm(t.pk, countdown=left)
         return changed

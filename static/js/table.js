@@ -41,7 +41,22 @@
   let carried = null; // the selection across a push that replaces the hand (codes, a multiset)
   let moved = false; // our move was acknowledged: the next hand we get starts unselected
   let sortMode = store.get("rummy.sort", "suit");
-  let soundOn = store.get("rummy.sound", "off") === "on";
+  // Sound starts from the account's preference (base.html's body class pref-sound-on/off).
+  // The switch on this page changes it for this browser only, and is stored with the
+  // preference it was changed against ("on/off": on here, off on the account), so a later
+  // change of the account's preference wins again. A bare "on"/"off" is from before the
+  // preference existed, when sound started off.
+  const soundPreference = document.body.classList.contains("pref-sound-on") ? "on" : "off";
+
+  function startingSound() {
+    const [choice, against = "off"] = store.get("rummy.sound", "").split("/");
+    if ((choice === "on" || choice === "off") && against === soundPreference) {
+      return choice === "on";
+    }
+    return soundPreference === "on";
+  }
+
+  let soundOn = startingSound();
   let wasMyTurn = false;
   let frameNumber = 0;
   let pendingTake = null;
@@ -527,6 +542,13 @@
       button.click();
       event.preventDefault();
     } else if (event.key === "Escape") {
+      const box = byId("take-confirm");
+      const asking = Boolean(box) && !box.hidden;
+      const summary = byId("hand-end");
+      if (summaryOpen() && (summary.contains(event.target) || (!asking && !root.dataset.open))) {
+        closeSummary();
+        return;
+      }
       confirmTake(false);
       closePanels();
     }
@@ -611,13 +633,58 @@
     }
   }
 
+  // When a hand's summary appears, focus goes to its heading, so a keyboard or screen-reader
+  // user lands on it; never while they type (chat, a form field): that focus is theirs.
+  // Closing it (its button or Escape) gives focus back where it was, or to the hand.
+  let summaryFocused = "";
+  let focusBeforeSummary = null;
+
+  function typing() {
+    const active = document.activeElement;
+    if (!active || active === document.body) {
+      return false;
+    }
+    const tag = active.tagName.toLowerCase();
+    if (tag === "input") {
+      return !["checkbox", "radio", "button", "submit", "reset", "range"].includes(active.type);
+    }
+    return ["textarea", "select"].includes(tag) || active.isContentEditable;
+  }
+
+  function focusSummary() {
+    const box = byId("hand-end");
+    const heading = byId("hand-end-heading");
+    if (!box || !heading || box.hidden || box.dataset.current !== "true") {
+      return;
+    }
+    const key = box.dataset.handKey || "";
+    if (key === summaryFocused || typing()) {
+      return;
+    }
+    summaryFocused = key;
+    focusBeforeSummary = box.contains(document.activeElement) ? null : document.activeElement;
+    heading.setAttribute("tabindex", "-1");
+    heading.focus();
+  }
+
+  function summaryOpen() {
+    const box = byId("hand-end");
+    return Boolean(box) && !box.hidden && Boolean(summaryKey());
+  }
+
   function closeSummary() {
     const key = summaryKey();
     if (key) {
       store.set(key, "1");
     }
     applySummary();
-    const hand = document.querySelector("#my-hand .hand-card");
+    const back = focusBeforeSummary;
+    focusBeforeSummary = null;
+    if (back && back !== document.body && document.contains(back) && !back.disabled) {
+      back.focus();
+      return;
+    }
+    const hand = document.querySelector("#my-hand .hand-card") || byId("ready-button");
     if (hand) {
       hand.focus();
     }
@@ -910,6 +977,7 @@
     turnAlert();
     tickClocks();
     applySummary();
+    focusSummary();
     scrollLogToNewest();
     showPileTop();
     applyHint();
@@ -942,14 +1010,30 @@
       }
     }
   });
-  root.addEventListener("htmx:wsAfterMessage", refresh);
+  // A push replaces whole regions; focus on an element with an id there (the summary's
+  // heading, a button) would fall to the page's body: put it back on the new element.
+  let focusedId = "";
+  root.addEventListener("htmx:wsBeforeMessage", () => {
+    focusedId = (document.activeElement && document.activeElement.id) || "";
+  });
+  root.addEventListener("htmx:wsAfterMessage", () => {
+    const active = document.activeElement;
+    const again = focusedId && byId(focusedId);
+    if (again && (!active || active === document.body) && !again.disabled) {
+      if (focusedId === "hand-end-heading") {
+        again.setAttribute("tabindex", "-1");
+      }
+      again.focus({ preventScroll: true });
+    }
+    refresh();
+  });
 
   const sound = byId("sound-toggle");
   if (sound) {
     sound.checked = soundOn;
     sound.addEventListener("change", () => {
       soundOn = sound.checked;
-      store.set("rummy.sound", soundOn ? "on" : "off");
+      store.set("rummy.sound", `${soundOn ? "on" : "off"}/${soundPreference}`);
     });
   }
 

@@ -1,0 +1,129 @@
+"""Ready at tournament tables: the same pause as every table (games.clock), ended early when
+every connected person there said so, and the tournament's next deal or round follows."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import bot_turns, engine, selectors
+from games import services as games
+from games.models import Game, Hand, Seat, Table
+from tests.conftest import make_player
+from tests.tournaments.conftest import bot_players, enter, make_tournament
+from tournaments import services, tasks
+from tournaments.models import Tournament
+
+
+@pytest.fixture
+def person(db):
+    return make_player("carol", "Carol")
+
+
+def _start(person, **fields) -> Table:
+    t = make_tournament(seats_per_table=2, starting_chips=100_000, levels=((1, 1, 50),), **fields)
+    enter(t, [person, *bot_players(1)])
+    services.start(tournament_id=t.pk, rng=random.Random(3))
+    table = Table.objects.get()
+    Seat.objects.filter(table=table, user=person).update(
+        present_until=timezone.now() + timedelta(minutes=5)
+    )
+    selectors.clear_cache()
+    return table
+
+
+def _play_hand(table: Table, rng: random.Random) -> None:
+    for _ in range(3000):
+        snap = selectors.load_snapshot(table.pk)
+        if snap.hand.status == Hand.Status.OVER:
+            return
+        if bot_turns.play_one(table.pk, snap.version, rng=rng):
+            continue
+        seat = snap.state.to_act[0]
+        action = rng.choice(engine.legal_actions(snap.state, seat))
+        games.move_submit(
+            table_id=table.pk,
+            seat=seat,
+            action=engine.action_to_json(action),
+            expected_version=snap.version,
+        )
+    pytest.fail("the hand did not end")
+
+
+@pytest.fixture
+def armed(monkeypatch):
+    calls: list[int] = []
+    monkeypatch.setattr(tasks.advance, "delay", lambda tid: calls.append(tid))
+    monkeypatch.setattr(tasks.advance, "apply_async", lambda *a, **k: None)
+    return calls
+
+
+def test_ready_ends_the_pause_at_a_single_table_tourney(
+    person, settings, armed, django_capture_on_commit_callbacks
+):
+    settings.HAND_PAUSE_SECONDS = 30
+    table = _start(person, format=Tournament.Format.STT)
+    t = Tournament.objects.get()
+    _play_hand(table, random.Random(3))
+    services.advance(tournament_id=t.pk)
+    assert Hand.objects.filter(game__table=table).count() == 1  # the pause is running
+    armed.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert games.hand_ready(table_id=table.pk, user=person) is True
+    assert armed == [t.pk]  # the Ready armed the tournament's advance
+    services.advance(tournament_id=t.pk)
+    assert Hand.objects.filter(game__table=table).count() == 2
+
+
+def test_without_ready_the_tourneys_next_deal_waits_the_whole_pause(person, settings, armed):
+    settings.HAND_PAUSE_SECONDS = 30
+    table = _start(person, format=Tournament.Format.STT)
+    t = Tournament.objects.get()
+    _play_hand(table, random.Random(3))
+    now = timezone.now()
+    services.advance(tournament_id=t.pk, now=now + timedelta(seconds=10))
+    assert Hand.objects.filter(game__table=table).count() == 1
+    services.advance(tournament_id=t.pk, now=now + timedelta(seconds=31))
+    assert Hand.objects.filter(game__table=table).count() == 2
+
+
+def test_ready_ends_the_pause_before_a_multi_table_round(
+    person, settings, armed, django_capture_on_commit_callbacks
+):
+    settings.HAND_PAUSE_SECONDS = 30
+    table = _start(person)
+    t = Tournament.objects.get()
+    _play_hand(table, random.Random(3))
+    services.advance(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert t.round == 1 and Game.objects.count() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert games.hand_ready(table_id=table.pk, user=person) is True
+    assert armed == [t.pk]
+    services.advance(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert t.round == 2 and Game.objects.count() == 2
+
+
+def test_ready_after_the_pause_at_a_tournament_table_is_refused(person, settings, armed):
+    settings.HAND_PAUSE_SECONDS = 0
+    table = _start(person, format=Tournament.Format.STT)
+    _play_hand(table, random.Random(3))
+    with pytest.raises(games.TableError) as refused:
+        games.hand_ready(table_id=table.pk, user=person)
+    assert refused.value.code == "not_between_hands"
+    assert "ready" not in (Hand.objects.get(game__table=table).result or {})
+
+
+def test_a_tourney_table_offers_ready_between_hands(person, settings, armed):
+    from games import presenters
+
+    settings.HAND_PAUSE_SECONDS = 30
+    table = _start(person, format=Tournament.Format.STT)
+    _play_hand(table, random.Random(3))
+    seat = Seat.objects.get(table=table, user=person).index
+    html = presenters.state_html(selectors.load_snapshot(table.pk), seat, person)
+    assert 'id="ready-button"' in html
