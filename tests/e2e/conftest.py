@@ -101,11 +101,11 @@ def _server_env(tmp_dir: Path) -> dict[str, str]:
     return env
 
 
-def _wait_until_healthy(url: str, server: subprocess.Popen[bytes]) -> None:
+def _wait_until_healthy(url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            output = server.stdout.read().decode(errors="replace") if server.stdout else ""
+            output = log_path.read_text(errors="replace")
             raise RuntimeError(f"Daphne exited with {server.returncode}:\n{output[-3000:]}")
         try:
             with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
@@ -124,14 +124,18 @@ def asgi_server(
     with django_db_blocker.unblock():
         env = _server_env(tmp_path_factory.mktemp("asgi-server"))
     port = _free_port()
+    # Its log goes to a file, never to a pipe nobody reads: once the pipe's buffer (64 KiB)
+    # is full, Daphne blocks on its next log line and every later page times out.
+    log_path = tmp_path_factory.mktemp("asgi-log") / "daphne.log"
+    log = log_path.open("wb")
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port),
          "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_healthy(url, server)
+        _wait_until_healthy(url, server, log_path)
         yield url
     finally:
         server.terminate()
@@ -139,6 +143,7 @@ def asgi_server(
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
+        log.close()
 
 
 @pytest.fixture
