@@ -3,7 +3,8 @@
 The same determinised search as the hard bot (``games.bots.hard``): the hidden cards are dealt
 at random consistently with the seat's view (``engine.deal_from_view``), every candidate is
 played on every deal with the quick policy of ``games.bots.rollout``, and the position is
-scored by ``rollout.estimate`` (exact once the hand is over; the side's pooled score against
+scored by ``rollout.estimate`` (once the hand is over, by the real hand scores, bonuses
+included; the side's pooled score against
 the other side's with partnerships). All candidates share each deal and each policy seed, so
 the differences between them are paired and their spread gives a confidence interval.
 
@@ -23,6 +24,8 @@ from typing import Any
 from games.bots.rollout import Redealer, estimate, quick_step
 from games.engine.actions import Action
 from games.engine.moves import apply
+from games.engine.partnerships import side_of
+from games.engine.scoring import hand_result
 from games.engine.state import HandState, Phase
 
 Z_95 = 1.959964
@@ -110,7 +113,21 @@ def playout(state: HandState, seat: int, action: Action, rng: random.Random, to_
         elif left_turn and not to_end and state.phase is Phase.DRAW:
             break
         state = quick_step(state, actor, rng)
+    if state.phase is Phase.HAND_OVER:
+        return final_difference(state, seat)
     return estimate(state, seat)
+
+
+def final_difference(state: HandState, seat: int) -> float:
+    """The real hand score difference once the hand is over, bonuses included: this seat's
+    (or its side's pooled) score minus the others' mean (or the other side's)."""
+    scores = [line.score for line in hand_result(state).seats]
+    n = state.num_seats
+    if state.rules.spec.partnerships:
+        side = side_of(state.rules, seat)
+        return sum(scores[s] for s in side) - sum(scores[s] for s in range(n) if s not in side)
+    others = [scores[s] for s in range(n) if s != seat]
+    return scores[seat] - sum(others) / len(others)
 
 
 def view_template(view: Mapping[str, Any], rng: random.Random) -> HandState:
