@@ -11,3 +11,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("rummy500")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Game reviews are long and CPU-bound: their own queue, served by the `review` worker at
+# concurrency 1 (config/Procfile), so bot moves and clocks on the default queue never wait.
+app.conf.task_routes = {"games.tasks.review_game": {"queue": "review"}}

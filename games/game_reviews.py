@@ -1,0 +1,157 @@
+"""Game reviews for the site: which games are reviewed, running one, storing it with progress.
+
+The review itself (games.review) knows nothing of Django; this module loads a finished game's
+hands, keeps the stored ``GameReview`` row up to date while the worker goes through the hands,
+and answers what the replay page and the player page show.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.models import Game, GameReview, Hand
+from games.ratings import family_of
+from games.review import Budget, review_game
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SEED = "site"
+"""Seeds every stored review (with the game id): the same game always gets the same review,
+and never the live hard bot's random generators."""
+
+
+def human_seats(game: Game) -> list[int]:
+    """Seats a person played (bots and empty seats are not reviewed)."""
+    return [
+        index
+        for index, player in enumerate(game.players or [])
+        if player.get("user") is not None and not player.get("bot")
+    ]
+
+
+def wants_review(game: Game) -> bool:
+    """A finished game with a human seat, at a table the site hosts (tournament tables are
+    reviewed only on request)."""
+    return (
+        game.status == Game.Status.FINISHED
+        and bool(human_seats(game))
+        and not getattr(game.table, "managed", False)
+    )
+
+
+def finished_hands(game: Game) -> list[engine.HandState]:
+    hands = game.hands.filter(status=Hand.Status.OVER).order_by("number")
+    return [engine.state_from_json(hand.state) for hand in hands]
+
+
+def request_review(game: Game, *, seed: str | None = None, deals: int | None = None) -> GameReview:
+    """The review row of ``game``, created pending if there is none yet (computed once)."""
+    budget = Budget() if deals is None else Budget(deals=deals, confirm_deals=deals)
+    review, _created = GameReview.objects.get_or_create(
+        game=game,
+        defaults={
+            "seats": human_seats(game),
+            "seed": seed if seed is not None else f"{DEFAULT_SEED}/{game.pk}",
+            "deals": budget.deals,
+        },
+    )
+    return review
+
+
+def run_review(
+    game_id: int,
+    *,
+    force: bool = False,
+    seats: list[int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> GameReview | None:
+    """Review ``game_id`` and store the result; a done review is left alone unless ``force``.
+
+    Returns None when the game is not finished.
+    """
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.FINISHED:
+        return None
+    review = request_review(game)
+    if review.status == GameReview.Status.DONE and not force:
+        return review
+    with transaction.atomic():
+        claimed = GameReview.objects.filter(pk=review.pk).exclude(
+            status=GameReview.Status.RUNNING if not force else "-"
+        )
+        if not claimed.update(status=GameReview.Status.RUNNING, hands_done=0):
+            return review  # another worker has it
+    hands = finished_hands(game)
+    names = [player.get("name", f"Seat {i + 1}") for i, player in enumerate(game.players)]
+    reviewed = seats if seats is not None else (review.seats or human_seats(game))
+
+    def step(done: int, total: int) -> None:
+        GameReview.objects.filter(pk=review.pk).update(hands_done=done, hands_total=total)
+        if progress is not None:
+            progress(done, total)
+
+    budget = Budget(deals=review.deals, confirm_deals=review.deals)
+    try:
+        result = review_game(hands, reviewed, review.seed, budget, names=names, progress=step)
+    except Exception as error:  # a bad stored hand must not wedge the queue
+        log.exception("Review of game %s failed", game_id)
+        GameReview.objects.filter(pk=review.pk).update(
+            status=GameReview.Status.FAILED, error=str(error)[:300]
+        )
+        raise
+    GameReview.objects.filter(pk=review.pk).update(
+        status=GameReview.Status.DONE,
+        result=result,
+        seats=reviewed,
+        hands_done=len(hands),
+        hands_total=len(hands),
+        finished_at=timezone.now(),
+        error="",
+    )
+    review.refresh_from_db()
+    return review
+
+
+def replay_review(review: GameReview | None, hand_number: int) -> dict[str, Any] | None:
+    """What the replay page shows of ``review`` for one hand, or None while it is not done."""
+    if review is None or review.status != GameReview.Status.DONE or not review.result:
+        return None
+    result = review.result
+    hands = {hand["number"]: hand for hand in result.get("hands", [])}
+    decisions = hands.get(hand_number, {}).get("decisions", [])
+    return {
+        "players": result.get("players", []),
+        "decisions": {decision["index"] + 1: decision for decision in decisions},
+        "decision_list": decisions,
+        "thresholds": result.get("thresholds", {}),
+        "scored_as": result.get("scored_as", "seat"),
+        "deals": result.get("deals"),
+    }
+
+
+def accuracy_history(user_id: int) -> dict[str, list[float]]:
+    """A player's accuracy per reviewed game, oldest first, by rating family (games.ratings)."""
+    found: dict[str, list[float]] = {}
+    reviews = (
+        GameReview.objects.filter(
+            status=GameReview.Status.DONE, game__players__contains=[{"user": user_id}]
+        )
+        .select_related("game__table")
+        .order_by("game__finished_at")
+    )
+    for review in reviews:
+        seat = next(
+            (i for i, p in enumerate(review.game.players) if p.get("user") == user_id), None
+        )
+        for player in (review.result or {}).get("players", []):
+            if player["seat"] == seat and player.get("accuracy") is not None:
+                family = family_of(review.game.table.preset)
+                found.setdefault(family, []).append(player["accuracy"])
+    return found
+
