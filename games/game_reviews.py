@@ -45,9 +45,10 @@ def wants_review(game: Game) -> bool:
     )
 
 
-def finished_hands(game: Game) -> list[engine.HandState]:
+def finished_hands(game: Game) -> list[tuple[int, engine.HandState]]:
+    """(hand number, final state) of every hand played to its end, in order."""
     hands = game.hands.filter(status=Hand.Status.OVER).order_by("number")
-    return [engine.state_from_json(hand.state) for hand in hands]
+    return [(hand.number, engine.state_from_json(hand.state)) for hand in hands]
 
 
 def request_review(game: Game, *, seed: str | None = None, deals: int | None = None) -> GameReview:
@@ -98,7 +99,15 @@ def run_review(
 
     budget = Budget(deals=review.deals, confirm_deals=review.deals)
     try:
-        result = review_game(hands, reviewed, review.seed, budget, names=names, progress=step)
+        result = review_game(
+            [state for _number, state in hands],
+            reviewed,
+            review.seed,
+            budget,
+            names=names,
+            progress=step,
+            numbers=[number for number, _state in hands],
+        )
     except Exception as error:  # a bad stored hand must not wedge the queue
         log.exception("Review of game %s failed", game_id)
         GameReview.objects.filter(pk=review.pk).update(
@@ -155,3 +164,35 @@ def accuracy_history(user_id: int) -> dict[str, list[float]]:
                 found.setdefault(family, []).append(player["accuracy"])
     return found
 
+
+def replay_context(game: Game, hand_number: int | None, steps: list[dict[str, Any]]) -> dict:
+    """The review part of the replay page: status or progress, each player's accuracy and
+    costliest decisions, and for the chosen hand the chart; ``steps`` (display.replay_steps)
+    get each reviewed move's verdict under ``step["review"]``."""
+    from games import charts
+
+    review = GameReview.objects.filter(game=game).first()
+    context: dict[str, Any] = {"review": review, "review_players": [], "review_chart": ""}
+    shown = replay_review(review, hand_number) if hand_number is not None else None
+    if shown is None:
+        return context
+    names = [player.get("name", f"Seat {i + 1}") for i, player in enumerate(game.players)]
+    context["review_players"] = shown["players"]
+    context["review_thresholds"] = shown["thresholds"]
+    context["review_scored_as"] = shown["scored_as"]
+    for step in steps:
+        step["review"] = shown["decisions"].get(step["number"])
+    series = []
+    for player in shown["players"]:
+        values = [
+            (decision["index"] + 1, decision["value"])
+            for decision in shown["decision_list"]
+            if decision["seat"] == player["seat"] and decision["value"] is not None
+        ]
+        series.append((names[player["seat"]], values))
+    context["review_chart"] = charts.review_chart(
+        series,
+        moves=max(len(steps) - 1, 1),
+        label=f"Expected hand score after each reviewed move, hand {hand_number}",
+    )
+    return context

@@ -23,7 +23,16 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from accounts.models import User
-from games import display, engine, presenters, rules_pages, selectors, services, signals
+from games import (
+    display,
+    engine,
+    game_reviews,
+    presenters,
+    rules_pages,
+    selectors,
+    services,
+    signals,
+)
 from games.forms import TableCreateForm
 from games.models import ChatMessage, ChatMute, Game, Hand, Seat, Table
 
@@ -405,10 +414,12 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     steps: list[dict[str, Any]] = []
     if chosen is not None and chosen.status == Hand.Status.OVER:
         steps = display.replay_steps(engine.state_from_json(chosen.state), names)
+    reviewed = game_reviews.replay_context(game, chosen.number if chosen else None, steps)
     return render(
         request,
         "games/game_detail.html",
         {
+            **reviewed,
             "game": game,
             "table": table,
             "names": names,

@@ -21,17 +21,20 @@ def review_game(
     budget: Budget = DEFAULT_BUDGET,
     names: list[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    numbers: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """The review of a game's finished ``hands`` (in order) for ``seats``, as JSON.
 
     ``progress(done, total)`` is called before each hand (done = hands finished so far) and
-    once at the end. Deterministic for ``seed`` and ``budget``.
+    once at the end. ``numbers``: the hands' numbers in the game (default 1, 2, ...).
+    Deterministic for ``seed`` and ``budget``.
     """
     seats = sorted(set(seats))
     reviewed_hands = []
-    for number, final in enumerate(hands, start=1):
+    numbers = list(numbers) if numbers is not None else list(range(1, len(hands) + 1))
+    for done, (number, final) in enumerate(zip(numbers, hands, strict=True)):
         if progress is not None:
-            progress(number - 1, len(hands))
+            progress(done, len(hands))
         decisions = review_hand(final, seats, seed, budget, hand_key=number, names=names)
         reviewed_hands.append({"number": number, "decisions": decisions})
     if progress is not None:

@@ -181,3 +181,55 @@ def test_reviews_have_their_own_queue_and_worker():
     procfile = (Path(__file__).resolve().parents[2] / "config" / "Procfile").read_text()
     line = next(line for line in procfile.splitlines() if line.startswith("review:"))
     assert "--queues=review" in line and "--concurrency=1" in line
+
+
+# --- the replay page -----------------------------------------------------------------------
+
+
+def _page(client, game, hand=1):
+    from django.urls import reverse
+
+    return client.get(reverse("game_detail", args=[game.pk]), {"hand": hand})
+
+
+def test_the_replay_page_shows_progress_while_reviewing(alice, client):
+    game = finished_game(alice, hands=1)
+    game_reviews.request_review(game, deals=4)
+    GameReview.objects.filter(game=game).update(
+        status=GameReview.Status.RUNNING, hands_done=0, hands_total=1
+    )
+    html = _page(client, game).content.decode()
+    assert "reviewing: hand 1 of 1" in html
+    assert "review-chart" not in html
+
+
+def test_the_replay_page_shows_each_verdict_accuracy_and_a_chart(alice, client):
+    game = finished_game(alice, hands=1)
+    game_reviews.request_review(game, deals=4)
+    review = game_reviews.run_review(game.pk)
+    html = _page(client, game).content.decode()
+    player = review.result["players"][0]
+    assert f"{player['accuracy']}%" in html
+    assert "Costliest decisions" in html or not player["costliest"]
+    assert '<svg class="rating-chart review-chart"' in html
+    assert "<script" not in html.split("</head>")[1]
+    decisions = review.result["hands"][0]["decisions"]
+    weighed = [d for d in decisions if d["verdict"] != "forced"]
+    assert html.count('class="review-move"') == len(decisions)
+    assert f"over {weighed[0]['deals']} deals" in html
+
+
+def test_a_player_with_the_link_sees_the_review_too(alice, bob, client):
+    game = finished_game(alice, hands=1)
+    game_reviews.request_review(game, deals=4)
+    game_reviews.run_review(game.pk)
+    client.force_login(bob)
+    assert "Game review" in _page(client, game).content.decode()
+
+
+def test_an_unfinished_game_shows_no_review(alice, client):
+    game = finished_game(alice, hands=1)
+    game_reviews.request_review(game, deals=4)
+    game_reviews.run_review(game.pk)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.PLAYING)
+    assert _page(client, game).status_code == 404
