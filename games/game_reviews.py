@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Game, GameReview, Hand
-from games.ratings import family_of
 from games.review import Budget, review_game
 
 log = logging.getLogger(__name__)
@@ -144,25 +143,48 @@ def replay_review(review: GameReview | None, hand_number: int) -> dict[str, Any]
     }
 
 
-def accuracy_history(user_id: int) -> dict[str, list[float]]:
-    """A player's accuracy per reviewed game, oldest first, by rating family (games.ratings)."""
+def accuracy_history(user_id: int, limit: int = 50) -> dict[str, list[float]]:
+    """A player's accuracy per reviewed game, oldest first, by rating family (games.ratings).
+
+    Only games at public tables: the player page is public, and a private table's replay is
+    not. Reads the player's seat and family from the rated result of each game.
+    """
+    from games.models import GameResult
+
     found: dict[str, list[float]] = {}
-    reviews = (
-        GameReview.objects.filter(
-            status=GameReview.Status.DONE, game__players__contains=[{"user": user_id}]
+    results = (
+        GameResult.objects.filter(
+            user_id=user_id,
+            game__review__status=GameReview.Status.DONE,
+            game__table__is_private=False,
         )
-        .select_related("game__table")
-        .order_by("game__finished_at")
+        .order_by("-finished_at", "-id")
+        .values_list("seat", "family", "game__review__result")[:limit]
     )
-    for review in reviews:
-        seat = next(
-            (i for i, p in enumerate(review.game.players) if p.get("user") == user_id), None
-        )
-        for player in (review.result or {}).get("players", []):
+    for seat, family, result in reversed(list(results)):
+        for player in (result or {}).get("players", []):
             if player["seat"] == seat and player.get("accuracy") is not None:
-                family = family_of(review.game.table.preset)
                 found.setdefault(family, []).append(player["accuracy"])
     return found
+
+
+def accuracy_charts(user_id: int, name: str) -> list[dict[str, Any]]:
+    """One chart of review accuracy per rating family the player has reviewed games in."""
+    from games import charts, ratings
+
+    return [
+        {
+            "family": family,
+            "title": ratings.FAMILY_TITLES.get(family, family),
+            "games": len(values),
+            "latest": values[-1],
+            "chart": charts.rating_chart(
+                values,
+                label=f"Review accuracy of {name} in {ratings.FAMILY_TITLES.get(family, family)}",
+            ),
+        }
+        for family, values in sorted(accuracy_history(user_id).items())
+    ]
 
 
 def replay_context(game: Game, hand_number: int | None, steps: list[dict[str, Any]]) -> dict:

@@ -233,3 +233,52 @@ def test_an_unfinished_game_shows_no_review(alice, client):
     game_reviews.run_review(game.pk)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.PLAYING)
     assert _page(client, game).status_code == 404
+
+
+# --- the player page -----------------------------------------------------------------------
+
+
+def _reviewed_result(game, user, accuracy, *, family="standard", minutes=0):
+    from games.models import GameResult
+
+    GameResult.objects.create(
+        game=game,
+        user=user,
+        seat=0,
+        preset=game.table.preset,
+        family=family,
+        pool="bots",
+        rank=1,
+        won=True,
+        total=0,
+        hands=1,
+        hand_points=0,
+        best_hand=0,
+        finished_at=timezone.now() - timezone.timedelta(minutes=minutes),
+    )
+    GameReview.objects.create(
+        game=game,
+        status=GameReview.Status.DONE,
+        seats=[0],
+        seed="s",
+        deals=4,
+        result={"players": [{"seat": 0, "accuracy": accuracy}]},
+    )
+
+
+def test_the_player_page_charts_review_accuracy_per_family(alice, client):
+    from django.urls import reverse
+
+    for minutes, accuracy in ((30, 61.5), (20, 72.25), (10, 80.0)):
+        _reviewed_result(finished_game(alice, hands=0), alice, accuracy, minutes=minutes)
+    assert game_reviews.accuracy_history(alice.pk) == {"standard": [61.5, 72.25, 80.0]}
+    html = client.get(reverse("player_detail", args=[alice.display_name])).content.decode()
+    assert "Game review accuracy over time" in html
+    assert "3 reviewed games; latest 80.0%." in html
+
+
+def test_private_games_stay_out_of_the_public_accuracy_history(alice):
+    game = finished_game(alice, hands=0)
+    Table.objects.filter(pk=game.table_id).update(is_private=True)
+    _reviewed_result(game, alice, 50.0)
+    assert game_reviews.accuracy_history(alice.pk) == {}
