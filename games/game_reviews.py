@@ -187,14 +187,22 @@ def accuracy_charts(user_id: int, name: str) -> list[dict[str, Any]]:
     ]
 
 
-def replay_context(game: Game, hand_number: int | None, steps: list[dict[str, Any]]) -> dict:
+def replay_context(
+    game: Game, hand_number: int | None, steps: list[dict[str, Any]], user_id: int | None = None
+) -> dict:
     """The review part of the replay page: status or progress, each player's accuracy and
     costliest decisions, and for the chosen hand the chart; ``steps`` (display.replay_steps)
     get each reviewed move's verdict under ``step["review"]``."""
     from games import charts
 
     review = GameReview.objects.filter(game=game).first()
-    context: dict[str, Any] = {"review": review, "review_players": [], "review_chart": ""}
+    players = {player.get("user") for player in game.players or []}
+    context: dict[str, Any] = {
+        "review": review,
+        "review_players": [],
+        "review_chart": "",
+        "may_request_review": review is None and user_id is not None and user_id in players,
+    }
     shown = replay_review(review, hand_number) if hand_number is not None else None
     if shown is None:
         return context
@@ -218,3 +226,15 @@ def replay_context(game: Game, hand_number: int | None, steps: list[dict[str, An
         label=f"Expected hand score after each reviewed move, hand {hand_number}",
     )
     return context
+
+
+def request_on_demand(game: Game) -> GameReview:
+    """A player asked for the review (the replay page's button): queue it unless it exists."""
+    from games import tasks
+
+    existing = GameReview.objects.filter(game=game).first()
+    if existing is not None:
+        return existing
+    review = request_review(game)
+    transaction.on_commit(lambda: tasks.review_game.apply_async((game.pk,), queue="review"))
+    return review

@@ -414,7 +414,9 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     steps: list[dict[str, Any]] = []
     if chosen is not None and chosen.status == Hand.Status.OVER:
         steps = display.replay_steps(engine.state_from_json(chosen.state), names)
-    reviewed = game_reviews.replay_context(game, chosen.number if chosen else None, steps)
+    reviewed = game_reviews.replay_context(
+        game, chosen.number if chosen else None, steps, _user_id(request)
+    )
     return render(
         request,
         "games/game_detail.html",
@@ -449,3 +451,19 @@ def _chosen_hand(request: HttpRequest, hands: list[Hand]) -> Hand | None:
         if hand.number == number:
             return hand
     raise Http404("No such hand.")
+
+
+@login_required
+@require_POST
+def game_review_request(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A player of a finished game asks for its review (tournament games are reviewed only on
+    request); a review already asked for or done is left as it is."""
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    if game.status != Game.Status.FINISHED:
+        raise Http404("This game is not over.")
+    if request.user.pk not in {player.get("user") for player in game.players}:
+        messages.error(request, "Only the game's players can ask for its review.")
+        return redirect("game_detail", game_id=game.pk)
+    game_reviews.request_on_demand(game)
+    messages.success(request, "The review is on its way: this page shows its progress.")
+    return redirect("game_detail", game_id=game.pk)

@@ -282,3 +282,37 @@ def test_private_games_stay_out_of_the_public_accuracy_history(alice):
     Table.objects.filter(pk=game.table_id).update(is_private=True)
     _reviewed_result(game, alice, 50.0)
     assert game_reviews.accuracy_history(alice.pk) == {}
+
+
+# --- review on request ---------------------------------------------------------------------
+
+
+def test_a_managed_tables_game_is_reviewed_only_on_request(
+    alice, client, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django.urls import reverse
+
+    sent = []
+    monkeypatch.setattr(tasks.review_game, "apply_async", lambda args, **kw: sent.append(args))
+    game = finished_game(alice, hands=1)
+    Table.objects.filter(pk=game.table_id).update(managed=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.review_game_after_commit(game.pk)
+    assert sent == [] and not GameReview.objects.filter(game=game).exists()
+    client.force_login(alice)
+    assert "Review this game" in _page(client, game).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("game_review_request", args=[game.pk]))
+    assert response.status_code == 302
+    assert sent == [(game.pk,)]
+    assert GameReview.objects.get(game=game).status == GameReview.Status.PENDING
+
+
+def test_only_a_player_may_ask_for_a_review(alice, bob, client):
+    from django.urls import reverse
+
+    game = finished_game(alice, hands=1)
+    client.force_login(bob)
+    assert "Review this game" not in _page(client, game).content.decode()
+    client.post(reverse("game_review_request", args=[game.pk]))
+    assert not GameReview.objects.filter(game=game).exists()
