@@ -81,12 +81,9 @@ def run_review(
     review = request_review(game)
     if review.status == GameReview.Status.DONE and not force:
         return review
-    with transaction.atomic():
-        claimed = GameReview.objects.filter(pk=review.pk).exclude(
-            status=GameReview.Status.RUNNING if not force else "-"
-        )
-        if not claimed.update(status=GameReview.Status.RUNNING, hands_done=0):
-            return review  # another worker has it
+    # A review left "running" by a worker that died is taken up again by the redelivered task
+    # (acks_late): the result is deterministic, so a rare duplicate run only costs time.
+    GameReview.objects.filter(pk=review.pk).update(status=GameReview.Status.RUNNING, hands_done=0)
     hands = finished_hands(game)
     names = [player.get("name", f"Seat {i + 1}") for i, player in enumerate(game.players)]
     reviewed = seats if seats is not None else (review.seats or human_seats(game))

@@ -316,3 +316,11 @@ def test_only_a_player_may_ask_for_a_review(alice, bob, client):
     assert "Review this game" not in _page(client, game).content.decode()
     client.post(reverse("game_review_request", args=[game.pk]))
     assert not GameReview.objects.filter(game=game).exists()
+
+
+def test_a_review_left_running_by_a_dead_worker_is_taken_up_again(alice):
+    game = finished_game(alice, hands=1)
+    game_reviews.request_review(game, deals=4)
+    GameReview.objects.filter(game=game).update(status=GameReview.Status.RUNNING)
+    assert tasks.review_game(game.pk) is True
+    assert GameReview.objects.get(game=game).status == GameReview.Status.DONE
