@@ -52,7 +52,7 @@ def finished_hands(game: Game) -> list[tuple[int, engine.HandState]]:
 
 def request_review(game: Game, *, seed: str | None = None, deals: int | None = None) -> GameReview:
     """The review row of ``game``, created pending if there is none yet (computed once)."""
-    budget = Budget() if deals is None else Budget(deals=deals, confirm_deals=deals)
+    budget = Budget() if deals is None else Budget.scaled(deals)
     review, _created = GameReview.objects.get_or_create(
         game=game,
         defaults={
@@ -93,7 +93,7 @@ def run_review(
         if progress is not None:
             progress(done, total)
 
-    budget = Budget(deals=review.deals, confirm_deals=review.deals)
+    budget = Budget.scaled(review.deals)
     try:
         result = review_game(
             [state for _number, state in hands],

@@ -34,16 +34,27 @@ from .verdicts import DEFAULT_THRESHOLDS, Thresholds, verdict
 DEFAULT_DEALS = 48
 """Sampled deals per decision (every candidate is played on each): the live hard bot uses 96
 playouts shared by up to 4 candidates, about 24 deals."""
-DEFAULT_CONFIRM_DEALS = 48
+DEFAULT_CONFIRM_DEALS = 96
+CONFIRM_ABOVE = 5.0
+"""Only a best alternative that wins by more than this on the first deals is measured again:
+below half the inaccuracy threshold the move cannot be marked, so its first-round loss
+stands (for the accuracy) and the confirming deals go where a verdict depends on them."""
 
 
 @dataclass(frozen=True)
 class Budget:
     """Deals per decision: ``deals`` to find the best alternative, ``confirm_deals`` fresh ones
-    to measure it against the move played."""
+    to measure it against the move played (when it won by more than ``confirm_above``)."""
 
     deals: int = DEFAULT_DEALS
     confirm_deals: int = DEFAULT_CONFIRM_DEALS
+    confirm_above: float = CONFIRM_ABOVE
+
+    @classmethod
+    def scaled(cls, deals: int) -> Budget:
+        """The default proportions at another size: twice as many confirming deals."""
+        return cls(deals=deals, confirm_deals=2 * deals)
+
     thresholds: Thresholds = DEFAULT_THRESHOLDS
 
 
@@ -116,7 +127,7 @@ def review_decision(
     best = max(estimates, key=lambda item: item.gain)
     played_estimate = estimates[0]
     deals = played_estimate.deals
-    if best is not played_estimate and budget.confirm_deals:
+    if best is not played_estimate and budget.confirm_deals and best.gain > budget.confirm_above:
         # The best of several noisy means is biased upwards: measure the winner against the
         # move played again, on fresh deals, and judge on that unbiased difference.
         again = evaluate(
