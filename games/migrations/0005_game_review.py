@@ -5,27 +5,65 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_table_clock_task_at'),
+        ("games", "0004_table_clock_task_at"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='GameReview',
+            name="GameReview",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('pending', 'Waiting for the review worker'), ('running', 'Reviewing'), ('done', 'Reviewed'), ('failed', 'Could not be reviewed')], default='pending', max_length=16)),
-                ('seats', models.JSONField(default=list, help_text='The seats reviewed (the human ones).')),
-                ('seed', models.CharField(help_text='Seeds every sampled deal: same seed, same review.', max_length=64)),
-                ('deals', models.PositiveIntegerField(help_text='Sampled deals per decision (the budget).')),
-                ('hands_done', models.PositiveSmallIntegerField(default=0)),
-                ('hands_total', models.PositiveSmallIntegerField(default=0)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('error', models.CharField(blank=True, max_length=300)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='review', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for the review worker"),
+                            ("running", "Reviewing"),
+                            ("done", "Reviewed"),
+                            ("failed", "Could not be reviewed"),
+                        ],
+                        default="pending",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "seats",
+                    models.JSONField(
+                        default=list, help_text="The seats reviewed (the human ones)."
+                    ),
+                ),
+                (
+                    "seed",
+                    models.CharField(
+                        help_text="Seeds every sampled deal: same seed, same review.", max_length=64
+                    ),
+                ),
+                (
+                    "deals",
+                    models.PositiveIntegerField(
+                        help_text="Sampled deals per decision (the budget)."
+                    ),
+                ),
+                ("hands_done", models.PositiveSmallIntegerField(default=0)),
+                ("hands_total", models.PositiveSmallIntegerField(default=0)),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("error", models.CharField(blank=True, max_length=300)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="review",
+                        to="games.game",
+                    ),
+                ),
             ],
         ),
     ]
