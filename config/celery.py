@@ -16,3 +16,6 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.broker_connection_retry = True
 app.conf.broker_connection_max_retries = None
 app.autodiscover_tasks()
+# Game reviews are long and CPU-bound: their own queue, served by the `review` worker at
+# concurrency 1 (config/Procfile), so bot moves and clocks on the default queue never wait.
+app.conf.task_routes = {"games.tasks.review_game": {"queue": "review"}}

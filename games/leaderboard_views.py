@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET
 
-from games import leaderboards, ratings, stats
+from games import game_reviews, leaderboards, ratings, stats
 
 JSON_CACHE_SECONDS = 60
 
@@ -126,5 +126,6 @@ def player_detail(request: HttpRequest, name: str) -> HttpResponse:
             "families": [(f, ratings.FAMILY_TITLES[f]) for f in ratings.FAMILIES],
             "tournaments_url": tournaments_fragment_url(user.display_name),
             "provisional_games": ratings.PROVISIONAL_GAMES,
+            "accuracy_charts": game_reviews.accuracy_charts(user.pk, user.display_name),
         },
     )

@@ -449,3 +449,41 @@ class PlayerPeriodStats(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.period} {self.start}"
+
+
+class GameReview(models.Model):
+    """The stored review of a finished game (games.review): computed once, by the review worker.
+
+    ``result`` is games.review.review_game's JSON; ``progress`` is what the replay page shows
+    while the worker is at it ("reviewing: hand 3 of 7").
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the review worker"
+        RUNNING = "running", "Reviewing"
+        DONE = "done", "Reviewed"
+        FAILED = "failed", "Could not be reviewed"
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    seats = models.JSONField(default=list, help_text="The seats reviewed (the human ones).")
+    seed = models.CharField(
+        max_length=64, help_text="Seeds every sampled deal: same seed, same review."
+    )
+    deals = models.PositiveIntegerField(help_text="Sampled deals per decision (the budget).")
+    hands_done = models.PositiveSmallIntegerField(default=0)
+    hands_total = models.PositiveSmallIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Review of game {self.game_id} ({self.status})"
+
+    @property
+    def progress(self) -> str:
+        if self.status == self.Status.RUNNING and self.hands_total:
+            shown = min(self.hands_done + 1, self.hands_total)
+            return f"reviewing: hand {shown} of {self.hands_total}"
+        return self.get_status_display()

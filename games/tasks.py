@@ -109,3 +109,29 @@ def rate_game_after_commit(game_id: int) -> None:
     from django.db import transaction
 
     transaction.on_commit(lambda: rate_game.delay(game_id))
+    review_game_after_commit(game_id)
+
+
+@shared_task(acks_late=True)
+def review_game(game_id: int) -> bool:
+    """Review a finished game (games.review) on the ``review`` queue, served by its own worker
+    at concurrency 1 so that bot moves and clocks never wait behind a review."""
+    from games import game_reviews
+
+    return game_reviews.run_review(game_id) is not None
+
+
+def review_game_after_commit(game_id: int) -> None:
+    """Called where a game finishes: games with a human seat are reviewed after the commit."""
+    from django.db import transaction
+
+    from games import game_reviews
+    from games.models import Game
+
+    def enqueue() -> None:
+        game = Game.objects.select_related("table").filter(pk=game_id).first()
+        if game is not None and game_reviews.wants_review(game):
+            game_reviews.request_review(game)
+            review_game.apply_async((game_id,), queue="review")
+
+    transaction.on_commit(enqueue)

@@ -21,6 +21,7 @@ urlpatterns = [
     path("chat/mute/<int:user_id>/", views.chat_mute, name="chat_mute"),
     path("chat/report/<int:message_id>/", views.chat_report, name="chat_report"),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
+    path("games/<int:game_id>/review/", views.game_review_request, name="game_review_request"),
     path("leaderboards/", leaderboard_views.leaderboard_index, name="leaderboards"),
     path("leaderboards/<str:board>/", leaderboard_views.leaderboard, name="leaderboard"),
     path(

@@ -25,7 +25,16 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts.models import User
-from games import display, engine, presenters, rules_pages, selectors, services, signals
+from games import (
+    display,
+    engine,
+    game_reviews,
+    presenters,
+    rules_pages,
+    selectors,
+    services,
+    signals,
+)
 from games.forms import TableCreateForm
 from games.models import ChatMessage, ChatMute, Game, Hand, Seat, Table
 
@@ -466,10 +475,14 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         for group in step["melds"]:
             group["url"] = urls[group["seat"]] if group["seat"] < len(urls) else None
     players = [{**p, "url": urls[i] if i < len(urls) else None} for i, p in enumerate(game.players)]
+    reviewed = game_reviews.replay_context(
+        game, chosen.number if chosen else None, steps, _user_id(request)
+    )
     return render(
         request,
         "games/game_detail.html",
         {
+            **reviewed,
             "game": game,
             "table": table,
             "names": names,
@@ -525,3 +538,19 @@ def _chosen_hand(request: HttpRequest, hands: list[Hand]) -> Hand | None:
         if hand.number == number:
             return hand
     raise Http404("No such hand.")
+
+
+@login_required
+@require_POST
+def game_review_request(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A player of a finished game asks for its review (tournament games are reviewed only on
+    request); a review already asked for or done is left as it is."""
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    if game.status != Game.Status.FINISHED:
+        raise Http404("This game is not over.")
+    if request.user.pk not in {player.get("user") for player in game.players}:
+        messages.error(request, "Only the game's players can ask for its review.")
+        return redirect("game_detail", game_id=game.pk)
+    game_reviews.request_on_demand(game)
+    messages.success(request, "The review is on its way: this page shows its progress.")
+    return redirect("game_detail", game_id=game.pk)

@@ -63,7 +63,7 @@ def sign_up(url: str) -> None:
 def test_bin_run_serves_the_site_and_ctrl_c_stops_everything(start_site):
     site = start_site()
     redis_port = int(site.wait_for(r"private Redis on redis://127\.0\.0\.1:(\d+)")[1])
-    assert re.search(r"Starting redis, web, worker, beat", site.output())
+    assert re.search(r"Starting redis, web, worker, beat, review", site.output())
     sign_up(site.url)
 
     assert site.interrupt() == 0  # what Ctrl-C in a terminal does
@@ -76,7 +76,7 @@ def test_bin_run_serves_the_site_and_ctrl_c_stops_everything(start_site):
 def test_without_its_redis_bin_run_falls_back_and_sigterm_stops_everything(start_site):
     site = start_site(RUMMY_PRIVATE_REDIS="off")
     assert "Falling back to the SQLite channel layer" in site.output()
-    assert re.search(r"Starting web, worker, beat", site.output())
+    assert re.search(r"Starting web, worker, beat, review", site.output())
     assert site.healthy()
     sign_up(site.url)
 
@@ -115,7 +115,7 @@ def test_every_process_of_procfile_dev_is_restarted_with_backoff_and_stopped_as_
     programs = supervision.read_procfile({"RUMMY_PORT": "8123"})
     programs.insert(0, supervision.redis_program(["/opt/redis server", "--port", "6400"]))
     groups = supervised(programs, tmp_path)
-    assert set(groups) == {"redis", "web", "worker", "beat"}
+    assert set(groups) == {"redis", "web", "worker", "beat", "review"}
     for group in groups.values():
         process = group.process_configs[0]
         assert process.autorestart is RestartUnconditionally
