@@ -56,7 +56,7 @@ def sign_up(url: str) -> None:
         }
     ).encode()
     account = browser.open(f"{url}/accounts/signup/", data=data)
-    assert account.url == f"{url}/accounts/"
+    assert account.url == f"{url}/"  # a new player lands in the lobby, signed in
     assert "New Comer" in account.read().decode()
 
 
