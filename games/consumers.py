@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 
-from games import broadcast, layer_retry, presenters, selectors, services
+from games import broadcast, layer_retry, presenters, selectors, services, table_frames
 from games.models import Table
 
 log = logging.getLogger(__name__)
@@ -283,18 +283,41 @@ class TableConsumer(_GoneSocketsSkipped, _NoLoopDatabase, AsyncWebsocketConsumer
             # A JSON view of a cached snapshot is a fraction of a millisecond of pure Python:
             # cheaper on the loop than the hop to a thread and back.
             payload, version = self._render_json(cached), cached.version
-        else:
-            payload, version = await db(self._render)(version)
-        if version <= self.last_version and not force:
+            if version <= self.last_version and not force:
+                return
+            self.last_version = max(self.last_version, version)
+            await self.send(text_data=payload)
             return
-        self.last_version = max(self.last_version, version)
-        await self.send(text_data=payload)
+        if self.json_mode:
+            payload, version, _ = await db(self._render)(version)
+            if version <= self.last_version and not force:
+                return
+            self.last_version = max(self.last_version, version)
+            await self.send(text_data=payload)
+            return
+        # A browser gets only the regions that changed since its last frame
+        # (games/table_frames.py), so its frames are rendered and sent one at a time: two
+        # frames built against the same record could otherwise each leave out a region
+        # the other changed.
+        lock = self.__dict__.setdefault("_frame_lock", asyncio.Lock())
+        async with lock:
+            if force:
+                self._regions_sent = {}
+            payload, version, after = await db(self._render)(version)
+            if version <= self.last_version and not force:
+                return
+            self.last_version = max(self.last_version, version)
+            await self.send(text_data=payload)
+            self._regions_sent = after
 
-    def _render(self, version: int | None = None) -> tuple[str, int]:
+    def _render(self, version: int | None = None) -> tuple[str, int, dict[str, int]]:
         snap = selectors.load_snapshot(self.table_id, version)
         if self.json_mode:
-            return self._render_json(snap), snap.version
-        return presenters.state_html(snap, snap.seat_of(self._user_id()), self.user), snap.version
+            return self._render_json(snap), snap.version, {}
+        seat = snap.seat_of(self._user_id())
+        sent = getattr(self, "_regions_sent", {})
+        payload, after = table_frames.frame(snap, seat, self.user, sent)
+        return payload, snap.version, after
 
     def _render_json(self, snap: selectors.TableSnapshot) -> str:
         return presenters.state_json(snap, snap.seat_of(self._user_id()))

@@ -1,0 +1,116 @@
+"""The browser socket's frame: the table's regions, shared ones rendered once per version.
+
+A browser seat used to get the whole table (``templates/games/partials/table_live.html``)
+rendered for it alone after every move: about 27 times the JSON frame's cost and ~16 KB a
+frame. Here the page's regions (one template each, ``games/partials/live/``) are of two
+kinds. The shared ones are the same for every seat and for spectators, so they are rendered
+once per table version and process from the spectator's context (which holds nothing a seat
+may not see, by construction: the spectator's engine view) and reused for every socket. The
+others are rendered for the seat. Each socket then receives only the regions whose text
+changed since its last frame (htmx swaps each by its id, out of band), plus ``table-state``
+always: it carries the version the page acts on.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from django.template import Context
+from django.template.loader import get_template
+
+from games import presenters
+from games.selectors import TableSnapshot
+
+REGIONS: tuple[str, ...] = (
+    "table-state",
+    "waiting-room",
+    "players",
+    "melds",
+    "pile",
+    "wild-note",
+    "obligation",
+    "my-hand",
+    "controls",
+    "seat-tools",
+    "log",
+    "hand-end",
+    "game-end",
+    "score-sheet",
+)
+SHARED: frozenset[str] = frozenset({"wild-note", "log", "score-sheet"})
+"""Regions whose template reads nothing of the seat or user; pinned by
+tests/games/test_table_frames.py over whole bot games."""
+ALWAYS_SENT = "table-state"
+
+_CACHE_LIMIT = 256
+_shared: OrderedDict[tuple[int, int], tuple[TableSnapshot, dict[str, str]]] = OrderedDict()
+
+
+def _templates() -> dict[str, Any]:
+    """The region templates, loaded once (Django's loader caches them too, but the
+    lookup by name is not free at a dozen regions per frame)."""
+    global _loaded
+    if _loaded is None:
+        _loaded = {r: get_template(f"games/partials/live/{r}.html").template for r in REGIONS}
+    return _loaded
+
+
+_loaded: dict[str, Any] | None = None
+
+
+def render_regions(
+    ctx: dict[str, Any], regions: tuple[str, ...] | frozenset[str]
+) -> dict[str, str]:
+    templates = _templates()
+    context = Context(ctx)
+    return {r: templates[r].render(context) for r in REGIONS if r in regions}
+
+
+def shared_regions(snap: TableSnapshot) -> dict[str, str]:
+    """The shared regions of this snapshot, rendered once per (table, version) and process."""
+    key = (snap.table.pk, snap.version)
+    hit = _shared.get(key)
+    # The snapshot itself must match, not only its key: sockets of a process share the
+    # snapshot cache's object, and one reloaded from the database renders afresh.
+    if hit is not None and hit[0] is snap:
+        return hit[1]
+    rendered = render_regions(presenters.table_context(snap, None, None), SHARED)
+    _shared[key] = (snap, rendered)
+    _shared.move_to_end(key)
+    if len(_shared) > _CACHE_LIMIT:
+        _shared.popitem(last=False)
+    return rendered
+
+
+def forget(table_id: int) -> None:
+    """Drop a table's cached shared regions (the benchmark measures a cold version)."""
+    for key in [k for k in _shared if k[0] == table_id]:
+        del _shared[key]
+
+
+def seat_regions(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str, str]:
+    """Every region as this seat sees it: the shared ones from the cache, the rest rendered."""
+    own = render_regions(presenters.table_context(snap, seat, user), frozenset(REGIONS) - SHARED)
+    return {**own, **shared_regions(snap)}
+
+
+def frame(
+    snap: TableSnapshot, seat: int | None, user: Any, sent: dict[str, int]
+) -> tuple[str, dict[str, int]]:
+    """The text for one socket and what it will then have been sent: only the regions
+    whose text differs from what ``sent`` (region -> hash of the text last sent to that
+    socket) records, and ``table-state`` always. ``sent`` itself is not changed: the caller
+    keeps the new record only once the frame has really gone (a frame it drops as stale
+    must not count as seen). An empty ``sent`` (a new socket, a resync) gets every region."""
+    regions = seat_regions(snap, seat, user)
+    parts = []
+    after = dict(sent)
+    for region in REGIONS:
+        html = regions[region]
+        digest = hash(html)
+        if region != ALWAYS_SENT and sent.get(region) == digest:
+            continue
+        after[region] = digest
+        parts.append(html)
+    return "\n".join(parts), after

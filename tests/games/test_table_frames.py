@@ -1,0 +1,72 @@
+"""The browser socket's frames (games/table_frames.py): shared regions rendered once per
+version hold only what every seat may see, and a socket is sent only what changed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import presenters, selectors, table_frames
+from tests.games.conftest import play_one, start_table
+from tests.games.test_hidden_information import DEALER_DRAW, hidden_from, leaks_in_text
+
+pytestmark = pytest.mark.django_db
+
+
+def test_shared_regions_are_the_same_for_every_seat_and_spectator_and_hold_no_hidden_card(alice):
+    table = start_table(alice, seats=4)
+    rng = random.Random(7)
+    for _ in range(40):  # draws, discards and melds of a few turns
+        snap = selectors.load_snapshot(table.pk)
+        shared = table_frames.shared_regions(snap)
+        assert set(shared) == table_frames.SHARED
+        for seat in [0, 1, 2, 3, None]:
+            own = table_frames.render_regions(
+                presenters.table_context(snap, seat, None), table_frames.SHARED
+            )
+            assert own == shared
+        # Every hand and the stock, less what the whole table has seen (a spectator's view).
+        hidden = hidden_from(snap.state, None)
+        # The first-dealer draw (in the log) is a deck of its own, public: not this hand's.
+        text = DEALER_DRAW.sub("", "\n".join(shared.values()))
+        assert not leaks_in_text(text, hidden)
+        play_one(table, rng)
+
+
+def test_the_regions_of_a_frame_are_the_whole_fragment_for_each_seat(alice):
+    table = start_table(alice, seats=4)
+    play_one(table, random.Random(1))
+    snap = selectors.load_snapshot(table.pk)
+    for seat in [0, 1, 2, 3, None]:
+        text, _ = table_frames.frame(snap, seat, None, {})
+        whole = presenters.state_html(snap, seat, None)
+        assert _squeezed(text) == _squeezed(whole)
+
+
+def _squeezed(html: str) -> str:
+    return "".join(html.split())
+
+
+def test_a_socket_is_sent_only_the_regions_that_changed_and_always_the_version(alice):
+    table = start_table(alice, seats=4)
+    snap = selectors.load_snapshot(table.pk)
+    seat = snap.state.to_act[0]
+    first, sent = table_frames.frame(snap, seat, None, {})
+    assert all(f'id="{region}"' in first for region in table_frames.REGIONS)
+    again, same = table_frames.frame(snap, seat, None, sent)
+    assert same == sent
+    assert 'id="table-state"' in again
+    assert 'id="score-sheet"' not in again and 'id="my-hand"' not in again
+    play_one(table, random.Random(2))  # this seat draws: its hand and the stock change
+    after, _ = table_frames.frame(selectors.load_snapshot(table.pk), seat, None, sent)
+    assert 'id="my-hand"' in after and 'id="pile"' in after
+    assert 'id="score-sheet"' not in after
+
+
+def test_the_record_of_what_was_sent_is_left_alone_until_the_caller_keeps_it(alice):
+    table = start_table(alice, seats=4)
+    snap = selectors.load_snapshot(table.pk)
+    sent: dict[str, int] = {}
+    table_frames.frame(snap, 0, None, sent)
+    assert sent == {}
