@@ -19,7 +19,7 @@ from typing import Any
 from django.template import Context
 from django.template.loader import get_template
 
-from games import presenters
+from games import display, presenters
 from games.selectors import TableSnapshot
 
 REGIONS: tuple[str, ...] = (
@@ -41,7 +41,12 @@ REGIONS: tuple[str, ...] = (
 SHARED: frozenset[str] = frozenset({"wild-note", "log", "score-sheet"})
 """Regions whose template reads nothing of the seat or user; pinned by
 tests/games/test_table_frames.py over whole bot games."""
+SHARED_WHEN_IDLE: frozenset[str] = frozenset({"pile"})
+"""Regions that read the seat only through its legal moves: a seat with none (every seat but
+the one to move) sees the spectator's, rendered once per version too."""
 ALWAYS_SENT = "table-state"
+SEATED = "@seated"
+"""Key suffix of an idle region's rendering for a seated player (not a spectator)."""
 
 _CACHE_LIMIT = 256
 _shared: OrderedDict[tuple[int, int], tuple[TableSnapshot, dict[str, str]]] = OrderedDict()
@@ -75,7 +80,13 @@ def shared_regions(snap: TableSnapshot) -> dict[str, str]:
     # snapshot cache's object, and one reloaded from the database renders afresh.
     if hit is not None and hit[0] is snap:
         return hit[1]
-    rendered = render_regions(presenters.table_context(snap, None, None), SHARED)
+    ctx = presenters.table_context(snap, None, None, seat_only=False)
+    rendered = render_regions(ctx, SHARED | SHARED_WHEN_IDLE)
+    # A seated player who is not to move is told why a pile card cannot be taken in other
+    # words than a spectator; nothing else of theirs differs (pinned by the tests).
+    seated = {**ctx, "pile_refusal": display.pile_refusal({"seat": 0}, [])}
+    for region in SHARED_WHEN_IDLE:
+        rendered[region + SEATED] = render_regions(seated, (region,))[region]
     _shared[key] = (snap, rendered)
     _shared.move_to_end(key)
     if len(_shared) > _CACHE_LIMIT:
@@ -91,8 +102,15 @@ def forget(table_id: int) -> None:
 
 def seat_regions(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str, str]:
     """Every region as this seat sees it: the shared ones from the cache, the rest rendered."""
-    own = render_regions(presenters.table_context(snap, seat, user), frozenset(REGIONS) - SHARED)
-    return {**own, **shared_regions(snap)}
+    ctx = presenters.table_context(snap, seat, user, seat_only=True)
+    shared = shared_regions(snap)
+    if not ctx["legal"]:
+        own = render_regions(ctx, frozenset(REGIONS) - SHARED - SHARED_WHEN_IDLE)
+        suffix = "" if ctx["my_seat"] is None else SEATED
+        idle = {r: shared[r + suffix] for r in SHARED_WHEN_IDLE}
+        return {**own, **{r: shared[r] for r in SHARED}, **idle}
+    own = render_regions(ctx, frozenset(REGIONS) - SHARED)
+    return {**own, **{r: shared[r] for r in SHARED}}
 
 
 def frame(

@@ -20,12 +20,21 @@ def test_shared_regions_are_the_same_for_every_seat_and_spectator_and_hold_no_hi
     for _ in range(40):  # draws, discards and melds of a few turns
         snap = selectors.load_snapshot(table.pk)
         shared = table_frames.shared_regions(snap)
-        assert set(shared) == table_frames.SHARED
+        idle = table_frames.SHARED_WHEN_IDLE
+        assert set(shared) == table_frames.SHARED | idle | {r + "@seated" for r in idle}
         for seat in [0, 1, 2, 3, None]:
-            own = table_frames.render_regions(
-                presenters.table_context(snap, seat, None), table_frames.SHARED
+            ctx = presenters.table_context(snap, seat, None)
+            own = table_frames.render_regions(ctx, set(shared))
+            assert {r: own[r] for r in table_frames.SHARED} == {
+                r: shared[r] for r in table_frames.SHARED
+            }
+            if not ctx["legal"]:  # every seat but the one to move
+                suffix = "" if seat is None else "@seated"
+                assert {r: own[r] for r in idle} == {r: shared[r + suffix] for r in idle}
+            # What the socket sends the seat is what the page would render for it.
+            assert table_frames.seat_regions(snap, seat, None) == table_frames.render_regions(
+                ctx, table_frames.REGIONS
             )
-            assert own == shared
         # Every hand and the stock, less what the whole table has seen (a spectator's view).
         hidden = hidden_from(snap.state, None)
         # The first-dealer draw (in the log) is a deck of its own, public: not this hand's.
