@@ -110,7 +110,7 @@ class Stack:
             ],
         )
         wait_port(redis_port)
-        db_url = fresh_database(args.pg, "rummy_bench")
+        db_url = fresh_database(args.pg, getattr(args, "db_name", "rummy_bench"))
         self.env = {
             **os.environ,
             "DATABASE_URL": db_url,
@@ -316,6 +316,9 @@ def main() -> None:
     parser.add_argument("--daphnes", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432")
+    parser.add_argument(
+        "--db-name", default="rummy_bench", help="the database created afresh (and dropped first)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
     parser.add_argument(
         "--target", type=int, default=100, help="the tables' target score (low: games end)"
