@@ -79,3 +79,33 @@ def test_the_record_of_what_was_sent_is_left_alone_until_the_caller_keeps_it(ali
     sent: dict[str, int] = {}
     table_frames.frame(snap, 0, None, sent)
     assert sent == {}
+
+
+# --- through the socket, as a browser connects (no format) ---------------------------------
+
+
+async def _html_state(ws) -> str:
+    while True:
+        text = await ws.receive_from(timeout=15)
+        if not text.startswith("{") and 'id="table-state"' in text:
+            return text
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_browser_socket_gets_every_region_first_then_only_what_its_move_changed(alice):
+    from tests.games.test_table_socket import _connect, _table_for, _version
+
+    table = await _table_for(alice)
+    ws = await _connect(table, alice, query="")
+    first = await _html_state(ws)
+    assert all(f'id="{region}"' in first for region in table_frames.REGIONS)
+    version = await _version(table)
+    await ws.send_json_to({"id": "m1", "version": version, "action": {"type": "draw_stock"}})
+    after = await _html_state(ws)
+    assert f'data-version="{version + 1}"' in after
+    assert 'id="my-hand"' in after and 'id="pile"' in after
+    assert 'id="score-sheet"' not in after and 'id="game-end"' not in after
+    await ws.send_json_to({"type": "resync"})
+    again = await _html_state(ws)  # a resync is the whole table again
+    assert all(f'id="{region}"' in again for region in table_frames.REGIONS)
+    await ws.disconnect()
