@@ -126,9 +126,34 @@ def frame(
     after = dict(sent)
     for region in REGIONS:
         html = regions[region]
+        if region == "pile" and (split := _stock_apart(html)) is not None:
+            # Every draw changes the stock's count, rarely the discards (most of the
+            # region's bytes): the stock goes alone when it is all that changed.
+            rest, stock = hash(split[0]), hash(split[1])
+            if sent.get("pile") != rest:
+                after.update(pile=rest, stock=stock)
+                parts.append(html)
+            elif sent.get("stock") != stock:
+                after["stock"] = stock
+                parts.append(split[1].replace(STOCK_OPEN, STOCK_ALONE, 1))
+            continue
         digest = hash(html)
         if region != ALWAYS_SENT and sent.get(region) == digest:
             continue
         after[region] = digest
         parts.append(html)
     return "\n".join(parts), after
+
+
+STOCK_OPEN = '<div id="stock" class="stock">'
+STOCK_ALONE = '<div id="stock" hx-swap-oob="true" class="stock">'
+_DISCARDS_OPEN = '<div class="discards">'
+
+
+def _stock_apart(pile: str) -> tuple[str, str] | None:
+    """The pile region without its stock, and the stock (``#stock``, nested in it)."""
+    start = pile.find(STOCK_OPEN)
+    end = pile.find(_DISCARDS_OPEN, start)
+    if start < 0 or end < 0:
+        return None
+    return pile[:start] + pile[end:], pile[start:end].rstrip()

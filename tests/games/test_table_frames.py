@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games import presenters, selectors, table_frames
+from games import presenters, selectors, services, table_frames
 from tests.games.conftest import play_one, start_table
 from tests.games.test_hidden_information import DEALER_DRAW, hidden_from, leaks_in_text
 
@@ -67,10 +67,22 @@ def test_a_socket_is_sent_only_the_regions_that_changed_and_always_the_version(a
     assert same == sent
     assert 'id="table-state"' in again
     assert 'id="score-sheet"' not in again and 'id="my-hand"' not in again
-    play_one(table, random.Random(2))  # this seat draws: its hand and the stock change
-    after, _ = table_frames.frame(selectors.load_snapshot(table.pk), seat, None, sent)
+    watcher = (seat + 1) % 4
+    _, watcher_sent = table_frames.frame(snap, watcher, None, {})
+    snap = selectors.load_snapshot(table.pk)
+    action = {"type": "draw_stock"}
+    services.move_submit(table_id=table.pk, seat=seat, action=action, expected_version=snap.version)
+    snap = selectors.load_snapshot(table.pk)
+    after, _ = table_frames.frame(snap, seat, None, sent)  # the mover: its pile buttons went
     assert 'id="my-hand"' in after and 'id="pile"' in after
     assert 'id="score-sheet"' not in after
+    # Another seat: the discards did not change, so only the stock (nested in the pile) goes,
+    # as its own out-of-band element, exactly as the whole region holds it.
+    theirs, _ = table_frames.frame(snap, watcher, None, watcher_sent)
+    assert 'id="pile"' not in theirs and 'id="my-hand"' not in theirs
+    stock = theirs[theirs.index('<div id="stock" hx-swap-oob="true"') :].split("\n<", 1)[0]
+    whole = table_frames.seat_regions(snap, watcher, None)["pile"]
+    assert stock.replace(' hx-swap-oob="true"', "", 1) in whole
 
 
 def test_the_record_of_what_was_sent_is_left_alone_until_the_caller_keeps_it(alice):
