@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from accounts.sockets import AccountSockets, LoginEnded, guarded
-from games import broadcast, layer_retry, presenters, selectors, services
+from games import broadcast, layer_retry, presenters, selectors, services, table_frames
 from games.models import Table
 
 log = logging.getLogger(__name__)
@@ -358,7 +358,10 @@ class TableConsumer(
         """Send this socket's view; ``version`` (from a group message) may come from cache.
 
         A user who may no longer watch (removed from a seat at a table without spectators)
-        is closed with CLOSE_FORBIDDEN instead of being sent the table."""
+        is closed with CLOSE_FORBIDDEN instead of being sent the table. A browser gets only
+        the regions that changed since its last frame (games/table_frames.py), so its frames
+        are rendered and sent one at a time: two frames built against the same record could
+        otherwise each leave out a region the other changed."""
         cached = None
         if self.json_mode and version is not None:
             cached = selectors.cached_snapshot(self.table_id, version)
@@ -368,26 +371,48 @@ class TableConsumer(
             seat = cached.seat_of(self._user_id())
             allowed = self._may_watch(cached, seat)
             payload, version = self._render_json(cached), cached.version
-        else:
-            payload, version, seat, allowed = await db(self._render)(version)
+            await self._deliver(payload, version, seat, allowed, force=force)
+            return
+        if self.json_mode:
+            payload, version, seat, allowed, _ = await db(self._render)(version)
+            await self._deliver(payload, version, seat, allowed, force=force)
+            return
+        lock = self.__dict__.setdefault("_frame_lock", asyncio.Lock())
+        async with lock:
+            if force:
+                self._regions_sent = {}
+            payload, version, seat, allowed, after = await db(self._render)(version)
+            if await self._deliver(payload, version, seat, allowed, force=force):
+                self._regions_sent = after
+
+    async def _deliver(
+        self, payload: str, version: int, seat: int | None, allowed: bool, *, force: bool
+    ) -> bool:
+        """Close a socket that may no longer watch, follow a changed seat, then send the
+        frame unless it is older than the last one sent; True when it was sent."""
         if not allowed:
             await self.close(code=CLOSE_FORBIDDEN)
-            return
+            return False
         if seat != self.seat:
             await self._seat_moved(seat)
         if version <= self.last_version and not force:
-            return
+            return False
         self.last_version = max(self.last_version, version)
         await self.send(text_data=payload)
+        return True
 
-    def _render(self, version: int | None = None) -> tuple[str, int, int | None, bool]:
+    def _render(
+        self, version: int | None = None
+    ) -> tuple[str, int, int | None, bool, dict[str, int]]:
         snap = selectors.load_snapshot(self.table_id, version)
         seat = snap.seat_of(self._user_id())
         if not self._may_watch(snap, seat):
-            return "", snap.version, seat, False
+            return "", snap.version, seat, False, {}
         if self.json_mode:
-            return self._render_json(snap), snap.version, seat, True
-        return presenters.state_html(snap, seat, self.user), snap.version, seat, True
+            return self._render_json(snap), snap.version, seat, True, {}
+        sent = getattr(self, "_regions_sent", {})
+        payload, after = table_frames.frame(snap, seat, self.user, sent)
+        return payload, snap.version, seat, True, after
 
     def _render_json(self, snap: selectors.TableSnapshot) -> str:
         return presenters.state_json(snap, snap.seat_of(self._user_id()))

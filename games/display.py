@@ -13,6 +13,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from django.utils.html import format_html
@@ -59,7 +60,35 @@ def card(code: str, **extra: Any) -> dict[str, Any]:
         )
     if not extra:
         return info
-    return _with_faces({**info, **extra}) if _FACE_KEYS & extra.keys() else {**info, **extra}
+    if not _FACE_KEYS & extra.keys():
+        return {**info, **extra}
+    if code in CARDS and not _CARD_KEYS & extra.keys():
+        # A meld's cards are drawn with their scorer's name on every frame of every seat:
+        # their faces are built once per (card, reading, scorer), not once per frame.
+        faces = _faces(
+            code, *(extra.get(k, _UNSET) for k in ("stands_for", "owner_name", "owner_mark"))
+        )
+        return {**info, **extra, "html": faces[0], "small_html": faces[1]}
+    return _with_faces({**info, **extra})
+
+
+_UNSET = object()
+_CARD_KEYS = frozenset({"code", "label", "name", "rank", "symbol", "suit", "html", "small_html"})
+
+
+@lru_cache(maxsize=8192)
+def _faces(code: str, stands_for: Any, owner_name: Any, owner_mark: Any) -> tuple[str, str]:
+    extra = {
+        k: v
+        for k, v in (
+            ("stands_for", stands_for),
+            ("owner_name", owner_name),
+            ("owner_mark", owner_mark),
+        )
+        if v is not _UNSET
+    }
+    info = _with_faces({**CARDS[code], **extra})
+    return info["html"], info["small_html"]
 
 
 _FACE_KEYS = frozenset({"stands_for", "owner_name", "owner_mark"})

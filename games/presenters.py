@@ -209,11 +209,16 @@ def game_length(table: Any) -> str:
     return target if target == "one hand" else f"to {target}"
 
 
-def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str, Any]:
+def table_context(
+    snap: TableSnapshot, seat: int | None, user: Any, *, seat_only: bool = False
+) -> dict[str, Any]:
     """The template context of the table's live parts, shared by the page and the socket.
 
     Cards come only from ``state_payload`` (the engine's view for ``seat``), through
     games.display; the snapshot's full state is deliberately not passed to templates.
+    ``seat_only``: leave out what only the shared regions read (the score sheet, the log,
+    the wild note; games/table_frames.py renders those once per version from a spectator's
+    context).
     """
     seat = checked_seat(snap, seat, user)
     if seat is not None and snap.seats[seat].left:
@@ -257,12 +262,14 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
         "legal_json": json.dumps(legal),
         "hand_over": over,
         "game_over": game is not None and game.status == Game.Status.FINISHED,
-        "score_sheet": display.score_sheet(
+        "score_sheet": None
+        if seat_only
+        else display.score_sheet(
             score_sheet(snap),
             table.num_seats,
             game.totals if game is not None and game.status == Game.Status.FINISHED else None,
         ),
-        "side_sheet": display.side_sheet(score_sheet(snap), sides, names),
+        "side_sheet": None if seat_only else display.side_sheet(score_sheet(snap), sides, names),
         "claim_word": display.claim_word(view),
         "standings": (
             display.standings(game.totals, game.winners, _game_names(game, names))
@@ -289,9 +296,9 @@ def table_context(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str,
             pile=display.discard_pile(view, legal),
             pile_refusal=display.pile_refusal(view, legal),
             obligation=display.obligation_text(view, names),
-            wild_note=display.wild_note(view),
+            wild_note=None if seat_only else display.wild_note(view),
             status=display.hand_end_line(last, display.status_text(view, names, seat, legal)),
-            log=display.action_log(view, names),
+            log=[] if seat_only else display.action_log(view, names),
             log_start=display.log_start(view),
             last_event=last,
             controls=display.controls(legal, view),

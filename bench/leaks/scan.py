@@ -64,7 +64,7 @@ def play_games(
     from django.test import Client
 
     from accounts.models import User
-    from games import bots, engine, presenters, selectors, services
+    from games import bots, engine, presenters, selectors, services, table_frames
     from games.models import Game, Hand, Seat, Table
     from tests.games import test_hidden_information as scanner
     from tests.games.test_hidden_information import leaks_in_json
@@ -142,9 +142,12 @@ def play_games(
         if snap.state is None:
             return
         for seat in [*range(snap.table.num_seats), None]:
+            # The socket's frame (shared regions from the per-process cache included) as well
+            # as the page's whole fragment.
+            regions = table_frames.seat_regions(snap, seat, None)
             payload, html = scanner.without_dealer_draw(
                 json.loads(presenters.state_json(snap, seat)),
-                presenters.state_html(snap, seat, None),
+                presenters.state_html(snap, seat, None) + "\n" + "\n".join(regions.values()),
             )
             hidden = hidden_from(snap.state, seat) - readings(payload)
             found = (

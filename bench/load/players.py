@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import html as html_text
 import itertools
 import json
 import random
+import re
 import statistics
 import time
 import urllib.error
@@ -39,6 +41,8 @@ class Stats:
     measure_from: float = 0.0
     measure_to: float = float("inf")
     """Monotonic time before which round trips are not recorded (the warm-up)."""
+    frame_bytes: list[int] = field(default_factory=list)
+    """Bytes of every state frame received in the window (as sent: no compression)."""
     gc_pauses: list[tuple[float, int, float]] = field(default_factory=list)
     """(seconds into the window, generation, ms) of the generator's own garbage collections:
     a pause here delays every table's round trip at once, like a stall of the server would."""
@@ -97,6 +101,7 @@ class Stats:
             "slowest": self.slowest(),
             "timeline": self.timeline(),
             "generator_gc": self.gc_summary(),
+            **bytes_summary(self.frame_bytes),
             **http_summary(self.http_ms, self.http_errors),
         }
 
@@ -132,6 +137,18 @@ class GcWatch:
         gc.callbacks.remove(self)
 
 
+def bytes_summary(sizes: list[int]) -> dict[str, Any]:
+    """State frames received: how many, median and 95th percentile bytes."""
+    if not sizes:
+        return {"frames": 0}
+    ordered = sorted(sizes)
+    return {
+        "frames": len(ordered),
+        "frame_bytes_p50": int(statistics.median(ordered)),
+        "frame_bytes_p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
+    }
+
+
 def http_summary(times: list[float], errors: int) -> dict[str, Any]:
     """Page reads (bench/load/visitors.py): count, median, 95th percentile, failures."""
     if not times:
@@ -145,23 +162,90 @@ def http_summary(times: list[float], errors: int) -> dict[str, Any]:
     }
 
 
-class Socket:
-    """One seat's connection: keeps the latest state and wakes whoever waits for a version."""
+# The page's regions in a browser frame (games/table_frames.py): each a top-level element
+# that htmx swaps by id. Only the attributes table.js acts on are read.
+_REGION = re.compile(r'<(?:div|section|p) id="([\w-]+)" hx-swap-oob="true"')
+_ATTR = re.compile(r'data-(version|status|phase|my-turn|legal)="([^"]*)"')
+_CARD = re.compile(r'data-card="([^"]+)"')
+_ERROR_CODE = re.compile(r'class="inline-error" role="alert" data-code="([^"]*)"')
 
-    def __init__(self, ws: Any, stats: Stats) -> None:
+
+class Page:
+    """What a browser keeps of the table: the latest text of each region, as htmx does by
+    swapping them, and the few facts table.js reads from their data attributes."""
+
+    def __init__(self) -> None:
+        self.regions: dict[str, str] = {}
+
+    def swap(self, raw: str) -> None:
+        found = list(_REGION.finditer(raw))
+        for here, after in zip(found, [*found[1:], None], strict=True):
+            end = after.start() if after is not None else len(raw)
+            self.regions[here.group(1)] = raw[here.start() : end]
+
+    def state(self) -> dict[str, Any]:
+        """The frame's facts in the JSON client's shape (only the keys the players use)."""
+        top = dict(_ATTR.findall(self.regions.get("table-state", "")))
+        controls = dict(_ATTR.findall(self.regions.get("controls", "")))
+        legal_text = html_text.unescape(controls.get("legal", "")) or "[]"
+        legal = json.loads(legal_text) if top.get("my-turn") == "true" else []
+        return {
+            "version": int(top.get("version", -1)),
+            "table": {"status": top.get("status")},
+            "view": {"phase": top["phase"]} if top.get("phase") else None,
+            "legal": legal,
+            "hand": _CARD.findall(self.regions.get("my-hand", "")),
+        }
+
+
+class Socket:
+    """One seat's connection: keeps the latest state and wakes whoever waits for a version.
+
+    ``html``: the browser's socket (the page's URL, no ``format``): frames are HTML regions,
+    read as a page would, acks and pongs JSON; else the JSON protocol's frames."""
+
+    def __init__(self, ws: Any, stats: Stats, *, html: bool = False) -> None:
         self.ws = ws
         self.stats = stats
+        self.html = html
+        self.page = Page() if html else None
         self.state: dict[str, Any] | None = None
         self.version = -1
         self.changed = asyncio.Event()
         self.acks: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
+    def _html_frame(self, raw: str) -> None:
+        assert self.page is not None
+        refused = _ERROR_CODE.search(raw)
+        if refused is not None:
+            # A refusal in HTML names no frame id: it answers the one move in flight.
+            self.stats.error(refused.group(1) or "?")
+            for waiter in self.acks.values():
+                if not waiter.done():
+                    waiter.set_result({"type": "error", "code": refused.group(1)})
+            self.acks.clear()
+        if 'id="table-state"' not in raw:
+            return  # chat lines, presence: nothing to act on
+        if self.stats.measure_from <= time.monotonic() < self.stats.measure_to:
+            self.stats.frame_bytes.append(len(raw.encode()))
+        self.page.swap(raw)
+        state = self.page.state()
+        if state["version"] >= self.version:
+            self.version = state["version"]
+            self.state = state
+        self.changed.set()
+
     async def read(self) -> None:
         try:
             async for raw in self.ws:
+                if self.html and not raw.startswith("{"):
+                    self._html_frame(raw)
+                    continue
                 frame = json.loads(raw)
                 kind = frame.get("type")
                 if kind == "state":
+                    if self.stats.measure_from <= time.monotonic() < self.stats.measure_to:
+                        self.stats.frame_bytes.append(len(raw.encode()))
                     if frame["version"] >= self.version:
                         self.version = frame["version"]
                         self.state = frame
@@ -189,9 +273,10 @@ class Socket:
 
 
 async def _connect_seats(
-    url: str, table: dict[str, Any], stats: Stats, *, origin: str
+    url: str, table: dict[str, Any], stats: Stats, *, origin: str, html: bool = False
 ) -> list[Socket]:
-    """One socket per seat of ``table``, each logged in with that seat's session."""
+    """One socket per seat of ``table``, each logged in with that seat's session (the
+    headers a browser's socket carries: its cookie and the page's origin)."""
     sockets = []
     for cookie in table["cookies"]:
         ws = await websockets.connect(
@@ -200,7 +285,7 @@ async def _connect_seats(
             open_timeout=30,
             max_size=2**22,
         )
-        sockets.append(Socket(ws, stats))
+        sockets.append(Socket(ws, stats, html=html))
     return sockets
 
 
@@ -230,11 +315,12 @@ async def play_table(
     rng: random.Random,
     *,
     origin: str,
+    html: bool = False,
 ) -> None:
-    """Four seats of one real table: connect, then one move per second until ``until``."""
-    sockets = await _connect_seats(
-        f"{base}/ws/tables/{table['id']}/?format=json", table, stats, origin=origin
-    )
+    """Four seats of one real table: connect, then one move per second until ``until``.
+    ``html``: as browsers, on the page's socket URL (games/views.py ``_socket_url``)."""
+    url = f"{base}/ws/tables/{table['id']}/" + ("" if html else "?format=json")
+    sockets = await _connect_seats(url, table, stats, origin=origin, html=html)
     readers = [asyncio.create_task(s.read()) for s in sockets]
     try:
         for s in sockets:
@@ -298,9 +384,11 @@ async def _one_move(sockets: list[Socket], stats: Stats, rng: random.Random) -> 
     view = state["view"]
     if view is None or view["phase"] == "hand_over":
         return  # the next hand is dealt by a Celery countdown
-    mover = sockets[view["to_act"][0]] if view["to_act"] else None
-    if mover is None or mover.state is None or mover.version < state["version"]:
+    # The seat with legal moves at the latest version (both kinds of frame say so).
+    movers = [s for s in sockets if s.state and s.version >= state["version"] and s.state["legal"]]
+    if not movers:
         return
+    mover = movers[0]
     action = choose(mover.state, rng)
     if action is None:
         return
@@ -371,6 +459,7 @@ async def run_load(
     seed: int,
     origin: str,
     warmup: float = 5.0,
+    clients: str = "json",
 ) -> dict[str, Any]:
     """Play for ``warmup + seconds`` and a second more; only round trips sent in between
     count. The first moves of every table meet cold caches, fresh connections and sockets
@@ -379,16 +468,51 @@ async def run_load(
     stats = Stats(measure_from=started + warmup, measure_to=started + warmup + seconds)
     until = started + warmup + seconds + COOL_DOWN_S
     rng = random.Random(seed)
-    play = echo_table if echo else play_table
+    kinds = {"json": [False], "html": [True], "mixed": [False, True]}[clients]
+    by_kind = {
+        html: Stats(measure_from=stats.measure_from, measure_to=stats.measure_to) for html in kinds
+    }
+    cpu_before = time.process_time()
     with GcWatch(stats):
-        results = await asyncio.gather(
-            *(
-                play(base, t, until, stats, random.Random(rng.random()), origin=origin)
+        if echo:
+            jobs = [
+                echo_table(base, t, until, stats, random.Random(rng.random()), origin=origin)
                 for t in tables
-            ),
-            return_exceptions=True,
-        )
+            ]
+        else:
+            jobs = []
+            for number, t in enumerate(tables):
+                html = kinds[number % len(kinds)]
+                jobs.append(
+                    play_table(base, t, until, by_kind[html], random.Random(rng.random()),
+                               origin=origin, html=html)
+                )  # fmt: skip
+        results = await asyncio.gather(*jobs, return_exceptions=True)
+    cpu = time.process_time() - cpu_before
     for result in results:
         if isinstance(result, BaseException):
             stats.error(type(result).__name__)
-    return stats.summary(seconds)
+    if echo:
+        summary = stats.summary(seconds)
+    else:
+        parts = {("html" if html else "json"): s.summary(seconds) for html, s in by_kind.items()}
+        both = Stats(measure_from=stats.measure_from, measure_to=stats.measure_to)
+        for s in [stats, *by_kind.values()]:
+            both.rtts_ms += s.rtts_ms
+            both.sent_at += s.sent_at
+            both.moves += s.moves
+            both.frame_bytes += s.frame_bytes
+            both.gc_pauses += s.gc_pauses
+            both.hands_finished += s.hands_finished
+            both.games_finished += s.games_finished
+            both.games_started += s.games_started
+            both.timeouts += s.timeouts
+            for code, n in s.errors.items():
+                both.errors[code] = both.errors.get(code, 0) + n
+        summary = both.summary(seconds)
+        summary["by_client"] = parts
+    # The generator's own processor time over the whole run (warm-up included): its parsing
+    # shares the machine's cores with the servers it measures.
+    summary["generator_cpu_s"] = round(cpu, 2)
+    summary["generator_cpu_ms_per_move"] = round(1000 * cpu / max(summary["moves"], 1), 2)
+    return summary

