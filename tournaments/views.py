@@ -57,6 +57,8 @@ def _live_context(request: HttpRequest, t: Tournament) -> dict[str, object]:
         "outcome": selectors.my_outcome(t, mine),
         "progress": selectors.progress(t),
         "schedule": selectors.level_schedule(t) if t.is_mtt else [],
+        "prize_table": selectors.prize_table(t),
+        "prizes_default": selectors.prizes_are_default(t),
     }
 
 
@@ -81,10 +83,16 @@ def player_results(request: HttpRequest, name: str) -> HttpResponse:
     user = User.objects.filter(display_name__iexact=name, is_active=True).first()
     if user is None:
         raise Http404("No such player.")
+    won, total = selectors.player_prizes(user)
     return render(
         request,
         "tournaments/partials/player_results.html",
-        {"player": user, "entries": selectors.player_results(user)},
+        {
+            "player": user,
+            "entries": selectors.player_results(user),
+            "prizes": won,
+            "trophies": total,
+        },
     )
 
 

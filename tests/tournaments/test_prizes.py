@@ -114,3 +114,34 @@ def test_the_form_reads_and_shows_the_prize_table(db):
     t = make_tournament(prizes=[100, 60, 30])
     form = TournamentForm(instance=t)
     assert form.initial["prizes"] == "100, 60, 30"
+
+
+# --- where players see prizes ---
+
+
+def test_the_public_page_shows_the_prize_table_before_the_start(db):
+    from django.test import Client
+    from django.urls import reverse
+
+    t = make_tournament(name="Autumn cup", prizes=[80, 40])
+    page = Client().get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert 'id="prize-table"' in page
+    assert "<td>1st</td><td>80</td>" in page and "<td>2nd</td><td>40</td>" in page
+    assert "not money" in page
+
+
+def test_the_results_and_the_player_page_list_the_trophies_won(db):
+    from django.test import Client
+    from django.urls import reverse
+
+    t = make_tournament(name="Winter cup", seats_per_table=2, prizes=[50, 20])
+    enter(t, bot_players(4))
+    services.start(tournament_id=t.pk)
+    t = drive(t)
+    page = Client().get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert '<th scope="col">Trophies</th>' in page
+    winner = Entry.objects.filter(tournament=t, place=1).select_related("user").first()
+    url = reverse("tournaments:player-results", kwargs={"name": winner.user.display_name})
+    body = Client().get(url).content.decode()
+    assert 'id="player-prizes"' in body and "Winter cup" in body
+    assert f"<td>{winner.trophies}</td>" in body and winner.trophies > 0

@@ -164,3 +164,15 @@ def test_the_sweeper_counts_down_an_event_made_sit_and_go_after_it_filled(db):
     services.sweep(now=now)
     t.refresh_from_db()
     assert t.sit_and_go_at == now + timedelta(seconds=15)
+
+
+def test_the_public_page_shows_the_countdown_of_a_full_sit_and_go(db):
+    from django.test import Client
+    from django.urls import reverse
+
+    t = sng()
+    url = reverse("tournaments:detail", args=[t.pk])
+    assert "starts by itself 15 s after" in Client().get(url).content.decode()
+    enter(t, bot_players(3))
+    page = Client().get(url).content.decode()
+    assert "All seats are taken" in page and "data-countdown-to=" in page
