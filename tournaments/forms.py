@@ -147,6 +147,25 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
             self.instance.options = self.cleaned_data["options"]
 
 
+class LobbyFilterForm(forms.Form):
+    """The lobby's filters (GET): an unknown value is an error shown on the page, not applied."""
+
+    format = forms.ChoiceField(
+        label="Format", required=False, choices=[("", "Any format"), *Tournament.Format.choices]
+    )
+    preset = forms.ChoiceField(label="Rules", required=False, choices=())
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [("", "Any rules"), *game_forms.preset_choices()]
+
+    def filters(self) -> dict[str, str]:
+        """The valid filters (none if any value is unknown: nothing half-applied)."""
+        if not self.is_valid():
+            return {}
+        return {k: v for k, v in self.cleaned_data.items() if v}
+
+
 class AddBotsForm(forms.Form):
     count = forms.IntegerField(
         label="How many bots",

@@ -15,7 +15,9 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games import display
+from tournaments import lobby as lobby_rows
 from tournaments import selectors, services
+from tournaments.forms import LobbyFilterForm
 from tournaments.models import Tournament, TournamentTable
 
 
@@ -27,7 +29,11 @@ def _public(tournament_id: int) -> Tournament:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/list.html", {"lists": selectors.lists()})
+    """The lobby: upcoming events first, filtered by format and preset from the GET query."""
+    form = LobbyFilterForm(request.GET or None)
+    filters = form.filters() if form.is_bound else {}
+    context = {"lists": lobby_rows.lobby(**filters), "form": form, "filtered": bool(filters)}
+    return render(request, "tournaments/list.html", context, status=400 if form.errors else 200)
 
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
