@@ -81,17 +81,23 @@ def table_for(prizes: Sequence[int] | None, field: int) -> list[int]:
 def shares(places: Sequence[tuple[K, int]], table: Sequence[int]) -> dict[K, int]:
     """Trophies for each finisher, from ``(key, place)`` in standings order.
 
-    Places are ranks with ties (1, 2, 2, 4): the k players on place p share the prizes of
-    places p .. p+k-1, each the sum divided by k rounded down; the first of them in the
-    given order also gets the remainder. Places beyond the table pay nothing.
+    The k players on one place cover the next k positions of the table (after everyone
+    placed better) and share their prizes: each the sum divided by k rounded down, the first
+    of them in the given order also the remainder. With ranks that skip after a tie
+    (1, 2, 2, 4) the positions are the places themselves; with the dense ranks of a
+    partnership event (sides 1, 1, 2, 2) the winning partners share 1st and 2nd, the others
+    3rd and 4th. Positions beyond the table pay nothing.
     """
     groups: dict[int, list[K]] = {}
     for key, place in places:
         groups.setdefault(place, []).append(key)
     won: dict[K, int] = {}
-    for place, keys in groups.items():
-        total = sum(table[place - 1 : place - 1 + len(keys)]) if place >= 1 else 0
+    before = 0
+    for place in sorted(groups):
+        keys = groups[place]
+        total = sum(table[before : before + len(keys)])
         each, rest = divmod(total, len(keys))
         for i, key in enumerate(keys):
             won[key] = each + (rest if i == 0 else 0)
+        before += len(keys)
     return won

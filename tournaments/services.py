@@ -313,12 +313,17 @@ def _arm_sit_and_go(tournament_id: int, countdown: float) -> None:
 
 
 def sit_and_go_due(
-    *, tournament_id: int, now: datetime | None = None, rng: random.Random | None = None
+    *,
+    tournament_id: int,
+    now: datetime | None = None,
+    rng: random.Random | None = None,
+    live: bool = True,
 ) -> bool:
     """Start a full sit-and-go whose countdown is over. False (nothing done) if it is not due:
     the countdown runs on, was cancelled by a withdrawal, or the event already started.
 
-    Safe to repeat; the task armed at the countdown and the sweeper both call it.
+    Safe to repeat; the task armed at the countdown and the sweeper both call it. ``live``
+    as for ``start`` (False: a headless multi-table run, for the simulation and tests).
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -334,7 +339,7 @@ def sit_and_go_due(
             t.sit_and_go_at = None
             t.save(update_fields=["sit_and_go_at"])
             return False
-        start(tournament_id=t.pk, now=now, rng=rng)
+        start(tournament_id=t.pk, now=now, rng=rng, live=live)
     return True
 
 

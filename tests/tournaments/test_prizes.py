@@ -145,3 +145,9 @@ def test_the_results_and_the_player_page_list_the_trophies_won(db):
     body = Client().get(url).content.decode()
     assert 'id="player-prizes"' in body and "Winter cup" in body
     assert f"<td>{winner.trophies}</td>" in body and winner.trophies > 0
+
+
+def test_partners_placed_together_share_the_positions_they_cover():
+    # persian: sides ranked 1 and 2, two partners each
+    won = prizes.shares([("a", 1), ("b", 1), ("c", 2), ("d", 2)], [40, 20, 11, 0])
+    assert won == {"a": 30, "b": 30, "c": 6, "d": 5}
