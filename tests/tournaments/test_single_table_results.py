@@ -116,7 +116,7 @@ def test_a_single_table_tourney_won_by_a_filler_bot_shows_its_winner(db):
         "/admin/tournaments/tournament/",
         {"action": "export_results", "_selected_action": [t.pk]},
     )
-    places = [row[1] for row in csv.reader(io.StringIO(response.content.decode()))][1:]
+    places = [row[2] for row in csv.reader(io.StringIO(response.content.decode()))][1:]
     assert sorted(places) == ["1", "2", "3"]
 
 
