@@ -231,6 +231,10 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 },
             ),
             ("Tables", {"fields": ("turn_seconds", "bots_allowed", "spectators_allowed")}),
+            (
+                "Sit-and-go and prizes",
+                {"fields": ("sit_and_go", "sit_and_go_seconds", "prizes")},
+            ),
         ]
         if obj is not None:
             sets.append(("Running state", {"fields": state}))

@@ -15,7 +15,7 @@ from django import forms
 
 from games import engine
 from games import forms as game_forms
-from tournaments import services
+from tournaments import prizes, services
 from tournaments.models import Tournament
 
 FIELDS = (
@@ -35,6 +35,9 @@ FIELDS = (
     "turn_seconds",
     "bots_allowed",
     "spectators_allowed",
+    "sit_and_go",
+    "sit_and_go_seconds",
+    "prizes",
     "notice",
 )
 HOUSE_RULE_FIELDS = tuple(
@@ -56,6 +59,12 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
         choices=game_forms.preset_choices,
         help_text="The preset every table plays; its house rules are below.",
     )
+    prizes = forms.CharField(
+        label="Prizes (trophies by place)",
+        required=False,
+        help_text="Trophies for 1st, 2nd, 3rd... separated by commas, e.g. 100, 60, 30. "
+        "Empty: the default table (about the top 15% paid, the winner most).",
+    )
     opt_target = None  # the tournament's own target field (single table tourney) sets it
     house_rules_exclude = frozenset({"target"})
 
@@ -72,6 +81,10 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
         if instance is None or instance.pk is None:
             initial.setdefault("preset", default_preset())
         super().__init__(*args, **kwargs)
+        if "sit_and_go_seconds" in self.fields:  # empty: the usual countdown
+            self.fields["sit_and_go_seconds"].required = False
+        if isinstance(self.initial.get("prizes"), list):
+            self.initial["prizes"] = ", ".join(str(p) for p in self.initial["prizes"])
         self.init_house_rules()
         self.preset_changed = False
         if self.is_bound and self.data.get("options_for") not in (
@@ -92,6 +105,18 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
             return
         if not self.is_bound and self.instance.pk is not None:
             self.set_house_rules(self.instance.options)
+
+    def clean_sit_and_go_seconds(self) -> int:
+        value = self.cleaned_data.get("sit_and_go_seconds")
+        if value is None:
+            return int(Tournament._meta.get_field("sit_and_go_seconds").default)
+        return int(value)
+
+    def clean_prizes(self) -> list[int]:
+        try:
+            return prizes.parse(self.cleaned_data.get("prizes") or "")
+        except prizes.PrizeError as exc:
+            raise forms.ValidationError(str(exc)) from None
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -120,6 +145,25 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
         super()._post_clean()
         if "options" in self.cleaned_data:
             self.instance.options = self.cleaned_data["options"]
+
+
+class LobbyFilterForm(forms.Form):
+    """The lobby's filters (GET): an unknown value is an error shown on the page, not applied."""
+
+    format = forms.ChoiceField(
+        label="Format", required=False, choices=[("", "Any format"), *Tournament.Format.choices]
+    )
+    preset = forms.ChoiceField(label="Rules", required=False, choices=())
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [("", "Any rules"), *game_forms.preset_choices()]
+
+    def filters(self) -> dict[str, str]:
+        """The valid filters (none if any value is unknown: nothing half-applied)."""
+        if not self.is_valid():
+            return {}
+        return {k: v for k, v in self.cleaned_data.items() if v}
 
 
 class AddBotsForm(forms.Form):

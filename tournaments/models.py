@@ -78,6 +78,17 @@ class Tournament(models.Model):
         default=True, help_text="Bots fill empty seats (quick game and single table tourney)."
     )
     spectators_allowed = models.BooleanField(default=True)
+    sit_and_go = models.BooleanField(
+        default=False,
+        help_text="Starts by itself once every seat is taken (multi-table: the maximum entrants).",
+    )
+    sit_and_go_seconds = models.PositiveSmallIntegerField(
+        default=15, help_text="Sit-and-go: the countdown once full; a withdrawal cancels it."
+    )
+    prizes = models.JSONField(
+        default=list, blank=True,
+        help_text="Trophies by place, first place first (empty: the default table).",
+    )  # fmt: skip
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+",
@@ -103,6 +114,9 @@ class Tournament(models.Model):
     retry_at = models.DateTimeField(null=True, blank=True)
     needs_attention = models.BooleanField(
         default=False, help_text="Failed too often: held until an organizer resumes it."
+    )
+    sit_and_go_at = models.DateTimeField(
+        null=True, blank=True, help_text="Sit-and-go: when the countdown of a full event ends."
     )
 
     class Meta:
@@ -193,6 +207,7 @@ class Entry(models.Model):
     chips_before_out = models.BigIntegerField(default=0)
     registered_at = models.DateTimeField(auto_now_add=True)
     out_at = models.DateTimeField(null=True, blank=True)
+    trophies = models.PositiveIntegerField(default=0, help_text="Prize won (site points).")
 
     class Meta:
         verbose_name_plural = "entries"

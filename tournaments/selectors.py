@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 from django.utils import timezone
 
+from tournaments import prizes
 from tournaments.models import ChipLedger, Entry, Tournament, TournamentTable
 
 PERIODS = {"week": 7, "month": 30, "all": None}
@@ -178,6 +179,46 @@ def leaderboard(period: str = "all", limit: int = 50) -> list[dict[str, Any]]:
         )
         .order_by("-wins", "-podiums", "-chips_won", "user__display_name")[:limit]
     )
+
+
+@dataclass(frozen=True)
+class PrizeRow:
+    place: int
+    trophies: int
+
+    @property
+    def place_text(self) -> str:
+        return ordinal(self.place)
+
+
+def expected_field(t: Tournament) -> int:
+    """The field the default prize table is worked out for before the end: a single table's
+    seats when bots fill them, else the entrants so far (at least the minimum to start)."""
+    if t.status == Tournament.Status.FINISHED:
+        return field_size(t)
+    entrants = getattr(t, "entrants", None)
+    if entrants is None:
+        entrants = Entry.objects.filter(tournament=t).count()
+    if not t.is_mtt and t.bots_allowed:
+        return t.seats_per_table
+    return max(entrants, t.min_entrants, 2)
+
+
+def prize_table(t: Tournament) -> list[PrizeRow]:
+    """The trophies each place pays, as shown before the start and in the results."""
+    table = prizes.table_for(t.prizes, expected_field(t))
+    return [PrizeRow(place, trophies) for place, trophies in enumerate(table, 1) if trophies]
+
+
+def prizes_are_default(t: Tournament) -> bool:
+    return not t.prizes
+
+
+def player_prizes(user: Any) -> tuple[list[Entry], int]:
+    """A player's prizes, newest first, and their total in trophies."""
+    won = Entry.objects.filter(user=user, trophies__gt=0, tournament__status="finished")
+    total = won.aggregate(total=Sum("trophies"))["total"] or 0
+    return list(won.select_related("tournament").order_by("-tournament__finished_at")[:50]), total
 
 
 def player_results(user: Any, limit: int = 20) -> list[Entry]:

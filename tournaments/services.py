@@ -32,7 +32,7 @@ from accounts.models import User
 from games import engine
 from games import services as games
 from games.models import Game, Hand, Seat
-from tournaments import balancing, schedule, settlement
+from tournaments import balancing, prizes, schedule, settlement
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
 
 log = logging.getLogger(__name__)
@@ -126,6 +126,22 @@ def check_settings(tournament: Tournament) -> None:
         )
     if tournament.format == Tournament.Format.QUICK and tournament.hands < 1:
         raise TournamentError("invalid_hands", "A quick game needs at least one hand.")
+    try:
+        prizes.check_table(tournament.prizes)
+    except prizes.PrizeError as exc:
+        raise TournamentError("invalid_prizes", str(exc)) from None
+    if tournament.sit_and_go:
+        low, high = SIT_AND_GO_SECONDS
+        if not low <= tournament.sit_and_go_seconds <= high:
+            raise TournamentError(
+                "invalid_countdown", f"The sit-and-go countdown is {low} to {high} seconds."
+            )
+        if sit_and_go_seats(tournament) < needed_entrants(tournament):
+            raise TournamentError(
+                "invalid_entrants",
+                "A sit-and-go starts when its seats are full: there are fewer seats "
+                "than the entrants it needs.",
+            )
     if tournament.is_mtt and tournament.starting_chips < 1:
         raise TournamentError("invalid_chips", "Players need starting chips.")
     try:
@@ -197,16 +213,17 @@ def register(*, tournament_id: int, user: User, now: datetime | None = None) -> 
             raise TournamentError("too_early", "Registration has not opened yet.")
         if t.registration_closes_at and now >= t.registration_closes_at:
             raise TournamentError("too_late", "Registration for this tournament has closed.")
-        return _add_entry(t, user)
+        return _add_entry(t, user, now)
 
 
-def _add_entry(t: Tournament, user: User) -> Entry:
+def _add_entry(t: Tournament, user: User, now: datetime | None = None) -> Entry:
     if Entry.objects.filter(tournament=t, user=user).exists():
         raise TournamentError("already_registered", f"{user} is already registered.")
     limit = table_size_limit(t)
     if Entry.objects.filter(tournament=t).count() >= limit:
         raise TournamentError("full", f"This tournament is full ({limit} entrants).")
     entry = Entry.objects.create(tournament=t, user=user)
+    _sit_and_go_check(t, now or timezone.now())
     _changed(t.pk)
     return entry
 
@@ -221,19 +238,20 @@ def unregister(*, tournament_id: int, user: User, now: datetime | None = None) -
             raise TournamentError("closed", "You can only withdraw while registration is open.")
         if not Entry.objects.filter(tournament=t, user=user).delete()[0]:
             raise TournamentError("not_registered", "You are not registered.")
+        _sit_and_go_check(t, now)
         _changed(t.pk)
 
 
-def entrant_add(*, tournament_id: int, user: User) -> Entry:
+def entrant_add(*, tournament_id: int, user: User, now: datetime | None = None) -> Entry:
     """An organizer adds a player (bot accounts too) before the start, window or not."""
     with transaction.atomic():
         t = _locked(tournament_id)
         if t.status not in Tournament.UPCOMING:
             raise TournamentError("started", "Entrants can only be added before the start.")
-        return _add_entry(t, user)
+        return _add_entry(t, user, now)
 
 
-def entrant_remove(*, tournament_id: int, user: User) -> None:
+def entrant_remove(*, tournament_id: int, user: User, now: datetime | None = None) -> None:
     with transaction.atomic():
         t = _locked(tournament_id)
         if t.status not in Tournament.UPCOMING:
@@ -242,7 +260,87 @@ def entrant_remove(*, tournament_id: int, user: User) -> None:
             )
         if not Entry.objects.filter(tournament=t, user=user).delete()[0]:
             raise TournamentError("not_registered", f"{user} is not registered.")
+        _sit_and_go_check(t, now or timezone.now())
         _changed(t.pk)
+
+
+# --- sit-and-go ------------------------------------------------------------------------------
+
+SIT_AND_GO_SECONDS = (0, 300)
+"""The countdown an organizer may set, in seconds (0: the moment the last seat is taken)."""
+
+
+def sit_and_go_seats(t: Tournament) -> int:
+    """The seats a sit-and-go waits for: one table's, or a multi-table's maximum entrants."""
+    return table_size_limit(t)
+
+
+def seats_taken(t: Tournament) -> int:
+    """Entrants who fill a seat for sit-and-go: bot accounts only where bots are allowed."""
+    entries = Entry.objects.filter(tournament=t)
+    if not t.bots_allowed:
+        entries = entries.exclude(user__is_bot=True)
+    return entries.count()
+
+
+def _sit_and_go_check(t: Tournament, now: datetime) -> None:
+    """After an entry comes or goes (``t`` locked): start the countdown once every seat is
+    taken, cancel it when one frees. The start itself is ``sit_and_go_due``'s, armed here
+    and backed by the sweeper, so nothing starts inside a player's registration request."""
+    if not t.sit_and_go or t.status not in (Status.REGISTRATION, Status.CLOSED):
+        return
+    full = seats_taken(t) >= sit_and_go_seats(t)
+    if full and t.sit_and_go_at is None:
+        t.sit_and_go_at = now + timedelta(seconds=t.sit_and_go_seconds)
+        t.save(update_fields=["sit_and_go_at"])
+        _arm_sit_and_go(t.pk, t.sit_and_go_seconds)
+    elif not full and t.sit_and_go_at is not None:
+        t.sit_and_go_at = None
+        t.save(update_fields=["sit_and_go_at"])
+
+
+def _sit_and_go_refresh(tournament_id: int, now: datetime) -> None:
+    with transaction.atomic():
+        _sit_and_go_check(_locked(tournament_id), now)
+
+
+def _arm_sit_and_go(tournament_id: int, countdown: float) -> None:
+    from tournaments import tasks
+
+    _after_commit(
+        lambda: tasks.sit_and_go.apply_async((tournament_id,), countdown=max(countdown, 0))
+    )
+
+
+def sit_and_go_due(
+    *,
+    tournament_id: int,
+    now: datetime | None = None,
+    rng: random.Random | None = None,
+    live: bool = True,
+) -> bool:
+    """Start a full sit-and-go whose countdown is over. False (nothing done) if it is not due:
+    the countdown runs on, was cancelled by a withdrawal, or the event already started.
+
+    Safe to repeat; the task armed at the countdown and the sweeper both call it. ``live``
+    as for ``start`` (False: a headless multi-table run, for the simulation and tests).
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if (
+            not t.sit_and_go
+            or t.sit_and_go_at is None
+            or t.sit_and_go_at > now
+            or t.status not in (Status.REGISTRATION, Status.CLOSED)
+        ):
+            return False
+        if seats_taken(t) < sit_and_go_seats(t):  # a seat freed without the check (admin)
+            t.sit_and_go_at = None
+            t.save(update_fields=["sit_and_go_at"])
+            return False
+        start(tournament_id=t.pk, now=now, rng=rng, live=live)
+    return True
 
 
 # --- start, pause, cancel --------------------------------------------------------------------
@@ -282,7 +380,8 @@ def start(
                 raise TournamentError("invalid_levels", " ".join(found))
         t.status = Status.RUNNING
         t.started_at = now
-        t.save(update_fields=["status", "started_at"])
+        t.sit_and_go_at = None
+        t.save(update_fields=["status", "started_at", "sit_and_go_at"])
         try:
             if t.is_mtt:
                 _stacks(t, entries)
@@ -796,9 +895,37 @@ def _finish(t: Tournament, now: datetime | None = None) -> None:
     TournamentTable.objects.filter(tournament=t, status=TournamentTable.Status.OPEN).update(
         status=TournamentTable.Status.DONE
     )
+    _award_prizes(t)
     t.status = Status.FINISHED
     t.finished_at = now or timezone.now()
     t.save(update_fields=["status", "finished_at"])
+
+
+def _award_prizes(t: Tournament) -> None:
+    """Write each entrant's trophies from the final places (``prizes.shares``).
+
+    Filler bots' seats (quick game, STT) hold their places like anyone, so the prize of a
+    place a bot took, or its share of a tie, is not paid to anybody.
+    """
+    entries = list(
+        Entry.objects.filter(tournament=t, place__isnull=False)
+        .exclude(status=Entry.Status.DISQUALIFIED)
+        .order_by("place", "-chips", "-score", "registered_at", "pk")
+    )
+    bots = [row for row in t.bot_results or [] if row.get("place")]
+    finishers: list[tuple[Any, int, int, int]] = [
+        (e.pk, e.place, e.chips, e.score) for e in entries if e.place
+    ]
+    finishers += [
+        (("bot", i), int(row["place"]), 0, int(row.get("score", 0))) for i, row in enumerate(bots)
+    ]
+    finishers.sort(key=lambda f: (f[1], -f[2], -f[3]))
+    field = Entry.objects.filter(tournament=t).count() + len(t.bot_results or [])
+    table = prizes.table_for(t.prizes, field)
+    won = prizes.shares([(key, place) for key, place, _c, _s in finishers], table)
+    for e in entries:
+        if won.get(e.pk):
+            Entry.objects.filter(pk=e.pk).update(trophies=won[e.pk])
 
 
 def _renumber_places(t: Tournament) -> None:
@@ -1170,6 +1297,17 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
     done = {"opened": 0, "closed": 0, "started": 0, "cancelled": 0, "advanced": 0, "failed": 0}
     for pk in Tournament.objects.filter(
+        status__in=(Status.REGISTRATION, Status.CLOSED),
+        sit_and_go=True,
+        sit_and_go_at__lte=now,
+        needs_attention=False,
+    ).values_list("pk", flat=True):
+        done["started"] += sit_and_go_safely(tournament_id=pk, now=now)
+    for pk in Tournament.objects.filter(
+        status__in=(Status.REGISTRATION, Status.CLOSED), sit_and_go=True, sit_and_go_at=None
+    ).values_list("pk", flat=True):
+        _sit_and_go_refresh(pk, now)  # made a sit-and-go (admin) after its seats filled
+    for pk in Tournament.objects.filter(
         status=Status.DRAFT, registration_opens_at__lte=now
     ).values_list("pk", flat=True):
         done["opened"] += _quietly(registration_open, tournament_id=pk)
@@ -1211,6 +1349,22 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
         after = Tournament.objects.filter(pk=pk).values_list("error_count", flat=True).first()
         done["failed"] += int((after or 0) > before)
     return done
+
+
+def sit_and_go_safely(*, tournament_id: int, now: datetime | None = None) -> int:
+    """1 started; 0 not due or refused (a refusal clears the countdown, so it is not retried
+    every sweep and the next entry or withdrawal decides again). Never raises."""
+    now = now or timezone.now()
+    try:
+        return int(sit_and_go_due(tournament_id=tournament_id, now=now))
+    except TournamentError as exc:
+        log.info("sit-and-go start refused", extra={"code": exc.code})
+        Tournament.objects.filter(pk=tournament_id).update(sit_and_go_at=None, notice=exc.message)
+        return 0
+    except Exception as exc:  # one failure must not stop the others
+        log.exception("sit-and-go start of tournament %s failed", tournament_id)
+        _record_failure(tournament_id, exc, now)
+        return 0
 
 
 def _quietly(fn: Callable[..., Any], **kwargs: Any) -> int:

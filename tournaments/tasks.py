@@ -22,3 +22,11 @@ def sweep() -> dict[str, int]:
     from tournaments import services
 
     return services.sweep()
+
+
+@shared_task(acks_late=True)
+def sit_and_go(tournament_id: int) -> bool:
+    """A full sit-and-go's countdown is over: start it (nothing if a withdrawal cancelled it)."""
+    from tournaments import services
+
+    return bool(services.sit_and_go_safely(tournament_id=tournament_id))

@@ -15,7 +15,9 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games import display
+from tournaments import lobby as lobby_rows
 from tournaments import selectors, services
+from tournaments.forms import LobbyFilterForm
 from tournaments.models import Tournament, TournamentTable
 
 
@@ -27,7 +29,11 @@ def _public(tournament_id: int) -> Tournament:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/list.html", {"lists": selectors.lists()})
+    """The lobby: upcoming events first, filtered by format and preset from the GET query."""
+    form = LobbyFilterForm(request.GET or None)
+    filters = form.filters() if form.is_bound else {}
+    context = {"lists": lobby_rows.lobby(**filters), "form": form, "filtered": bool(filters)}
+    return render(request, "tournaments/list.html", context, status=400 if form.errors else 200)
 
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -57,6 +63,8 @@ def _live_context(request: HttpRequest, t: Tournament) -> dict[str, object]:
         "outcome": selectors.my_outcome(t, mine),
         "progress": selectors.progress(t),
         "schedule": selectors.level_schedule(t) if t.is_mtt else [],
+        "prize_table": selectors.prize_table(t),
+        "prizes_default": selectors.prizes_are_default(t),
     }
 
 
@@ -81,10 +89,16 @@ def player_results(request: HttpRequest, name: str) -> HttpResponse:
     user = User.objects.filter(display_name__iexact=name, is_active=True).first()
     if user is None:
         raise Http404("No such player.")
+    won, total = selectors.player_prizes(user)
     return render(
         request,
         "tournaments/partials/player_results.html",
-        {"player": user, "entries": selectors.player_results(user)},
+        {
+            "player": user,
+            "entries": selectors.player_results(user),
+            "prizes": won,
+            "trophies": total,
+        },
     )
 
 

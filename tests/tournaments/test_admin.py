@@ -212,3 +212,34 @@ def test_a_started_tournament_keeps_its_settings_but_takes_a_notice(organizer_cl
     assert response.status_code == 302, response.content.decode()[:2000]
     t.refresh_from_db()
     assert t.notice.startswith("Table 2") and t.name == "Locked"
+
+
+# --- sit-and-go and the prize table ---
+
+
+def test_an_organizer_sets_sit_and_go_and_a_prize_table(organizer_client):
+    response = organizer_client.post(
+        CHANGELIST + "add/",
+        new_tournament_post(
+            max_entrants="8", sit_and_go="on", sit_and_go_seconds="20", prizes="100, 60, 30"
+        ),
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    t = Tournament.objects.get()
+    assert (t.sit_and_go, t.sit_and_go_seconds, t.prizes) == (True, 20, [100, 60, 30])
+
+
+def test_a_prize_table_that_rises_is_refused_and_nothing_saved(organizer_client):
+    response = organizer_client.post(CHANGELIST + "add/", new_tournament_post(prizes="10, 50"))
+    assert response.status_code == 200
+    assert "cannot pay more than the place above" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_a_sit_and_go_countdown_out_of_range_is_refused(organizer_client):
+    response = organizer_client.post(
+        CHANGELIST + "add/", new_tournament_post(sit_and_go="on", sit_and_go_seconds="900")
+    )
+    assert response.status_code == 200
+    assert "countdown is 0 to 300 seconds" in response.content.decode()
+    assert not Tournament.objects.exists()

@@ -4,13 +4,17 @@ Random events run through the real services: quick games and STTs on live tables
 bots; MTTs on the headless path ``simulate_tournament`` uses (tables not live, hands settled
 directly with random scores, steep schedule), and a quarter of them on live tables (fields
 of 2 to 6).
+A quarter of them are sit-and-go: they must count down exactly when their seats are full
+(bot entrants count only where bots are allowed), not start before the countdown ends, and
+start at its end; one that never fills is started by the organizer's hand as usual.
 Organizer actions land at random moments: withdrawals before the start, disqualifications,
 pauses and resumes, tables stopped by staff, forced ties, ``advance`` and ``sweep``.
 
 Each event is either refused (at creation or start, with a sentence for people) or ends:
 finished, or cancelled with a notice when staff stopped a single table's only game. Then every
 entrant not disqualified holds exactly one place, places run 1..n with tied players sharing
-one, and in an MTT chips are conserved and the ledger equals the cached chips at every step.
+one, the prize table is paid to those places (ties sharing), and in an MTT chips are
+conserved and the ledger equals the cached chips at every step.
 
 CI runs ``TOURNEY_EVENTS_EXAMPLES`` examples (default 100: 40-90 s on a loaded 2-core
 machine); for a larger run set it higher, e.g. ``TOURNEY_EVENTS_EXAMPLES=500 python3 bin/test
@@ -22,6 +26,7 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import Sum
@@ -32,7 +37,7 @@ from games import bot_turns, selectors
 from games import services as games
 from games.models import Game, Hand, Table
 from tests.tournaments.conftest import make_tournament
-from tournaments import services
+from tournaments import prizes, services
 from tournaments.models import ChipLedger, Entry, Tournament, TournamentTable
 from tournaments.services import Played, TournamentError
 
@@ -55,6 +60,8 @@ class Event:
     withdrawals: int
     actions: list[tuple[int, str]] = field(default_factory=list)
     seed: int = 0
+    sit_and_go: bool = False
+    prizes: list[int] = field(default_factory=list)
 
 
 @st.composite
@@ -86,6 +93,13 @@ def events(draw: st.DrawFn) -> Event:
         withdrawals=draw(st.integers(0, 2 if mtt else 1)),
         actions=actions,
         seed=draw(st.integers(0, 2**16)),
+        sit_and_go=draw(st.integers(0, 3)) == 0,
+        prizes=draw(
+            st.one_of(
+                st.just([]),  # the default table
+                st.lists(st.integers(0, 100), max_size=6).map(lambda p: sorted(p, reverse=True)),
+            )
+        ),
     )
 
 
@@ -116,6 +130,10 @@ def run(event: Event) -> str:
         starting_chips=500,
         levels=STEEP,
         min_entrants=2 if event.format == "mtt" else 1,
+        sit_and_go=event.sit_and_go,
+        prizes=event.prizes,
+        # a multi-table sit-and-go's seat cap: the field drawn, so withdrawals leave it short
+        max_entrants=event.entrants if event.sit_and_go and event.format == "mtt" else 1000,
     )
     try:
         services.check_settings(t)
@@ -134,8 +152,9 @@ def run(event: Event) -> str:
     for entry in list(Entry.objects.filter(tournament=t))[: event.withdrawals]:
         services.unregister(tournament_id=t.pk, user=entry.user)
     live = not t.is_mtt or event.live_mtt
+    how = ""
     try:
-        services.start(tournament_id=t.pk, rng=rng, live=live)
+        how = start(t, rng, live)
     except TournamentError as refused:
         assert refused.message
         t.refresh_from_db()
@@ -144,7 +163,28 @@ def run(event: Event) -> str:
         return f"refused at the start ({refused.code})"
     driver = Driver(t, event, rng, live)
     driver.play()
-    return check_the_end(driver.t, driver.aborted_single) + (" live" if live else " headless")
+    ending = check_the_end(driver.t, driver.aborted_single)
+    return ending + (" live" if live else " headless") + how
+
+
+def start(t: Tournament, rng: random.Random, live: bool) -> str:
+    """By the organizer's hand, or a sit-and-go by itself once full and its countdown over."""
+    if not t.sit_and_go:
+        services.start(tournament_id=t.pk, rng=rng, live=live)
+        return ""
+    t.refresh_from_db()
+    full = services.seats_taken(t) >= services.sit_and_go_seats(t)
+    assert (t.sit_and_go_at is not None) == full, "the countdown runs exactly while full"
+    if not full:
+        assert not services.sit_and_go_due(tournament_id=t.pk, live=live)
+        services.start(tournament_id=t.pk, rng=rng, live=live)
+        return " (sit-and-go never full)"
+    early = t.sit_and_go_at - timedelta(seconds=1)
+    assert not services.sit_and_go_due(tournament_id=t.pk, now=early, live=live)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION
+    assert services.sit_and_go_due(tournament_id=t.pk, now=t.sit_and_go_at, rng=rng, live=live)
+    return " (sit-and-go)"
 
 
 class Driver:
@@ -289,6 +329,19 @@ def check_chips(t: Tournament) -> None:
     assert sum(entries.values()) + banked == stacks, "chips were not conserved"
 
 
+def check_prizes(t: Tournament, entries: list[Entry]) -> None:
+    """The table is paid out to the places and no further: with no filler bots, exactly the
+    prizes of as many positions as there are finishers; the disqualified win nothing."""
+    table = prizes.table_for(t.prizes, len(entries) + len(t.bot_results))
+    placed = [e for e in entries if e.place is not None]
+    paid = sum(e.trophies for e in entries)
+    assert all(e.trophies == 0 for e in entries if e.place is None)
+    if t.bot_results:
+        assert paid <= sum(table)
+    else:
+        assert paid == sum(table[: len(placed)]), (paid, table, len(placed))
+
+
 def check_the_end(t: Tournament, aborted_single: bool) -> str:
     t.refresh_from_db()
     if aborted_single and t.status == Tournament.Status.CANCELLED:
@@ -309,6 +362,7 @@ def check_the_end(t: Tournament, aborted_single: bool) -> str:
         assert sorted(set(places)) == list(range(1, len(set(places)) + 1)), sorted(places)
     for place in set(places) if t.preset != "persian" else ():
         assert place == 1 + sum(1 for p in places if p < place), f"places {sorted(places)}"
+    check_prizes(t, entries)
     if t.is_mtt:
         check_chips(t)
         assert not TournamentTable.objects.filter(
