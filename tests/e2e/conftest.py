@@ -101,11 +101,16 @@ def _server_env(tmp_dir: Path) -> dict[str, str]:
     return env
 
 
-def _wait_until_healthy(url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
+def _wait_until_healthy(
+    url: str, server: subprocess.Popen[bytes], log_path: Path | None = None
+) -> None:
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            output = log_path.read_text(errors="replace")
+            if log_path is not None:
+                output = log_path.read_text(errors="replace")
+            else:
+                output = server.stdout.read().decode(errors="replace") if server.stdout else ""
             raise RuntimeError(f"Daphne exited with {server.returncode}:\n{output[-3000:]}")
         try:
             with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:

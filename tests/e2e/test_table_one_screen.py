@@ -87,6 +87,7 @@ def play_bots(table_id: int) -> None:
 
 def assert_one_screen(page: Any, where: str) -> None:
     """The hand, the stock's draw control and the discard control are in view; no page scroll."""
+    page.locator("#my-hand .hand-cards").first.wait_for(state="visible")
     height = page.evaluate("window.innerHeight")
     width = page.evaluate("window.innerWidth")
     scroll = page.evaluate("document.documentElement.scrollHeight")
@@ -98,6 +99,8 @@ def assert_one_screen(page: Any, where: str) -> None:
         if page.locator(selector).count():
             boxes.append(selector)
     for selector in boxes:
+        # A push may be swapping the region in at this instant: wait until it is drawn.
+        page.locator(selector).first.wait_for(state="visible")
         box = page.locator(selector).bounding_box()
         assert box is not None, f"{where}: {selector} is not shown"
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (where, selector, box)
