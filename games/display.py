@@ -567,23 +567,13 @@ def last_event(view: dict[str, Any], names: Sequence[str]) -> str | None:
     """The latest public event, for the page's live announcement."""
     if not view["history"]:
         return None
-    return log_line(engine.Event.from_json(view["history"][-1]), names)
+    return engine.Event.from_json(view["history"][-1]).text(list(names))
 
 
 def action_log(view: dict[str, Any], names: Sequence[str], limit: int = LOG_LINES) -> list[str]:
     """The hand's public history in words, newest last."""
     events = [engine.Event.from_json(item) for item in view["history"][-limit:]]
-    return [log_line(event, names) for event in events]
-
-
-def log_line(event: Any, names: Sequence[str]) -> str:
-    """One event in words; a move the turn clock made (``clock``, set by services when the
-    player's time ran out) says so, so nobody reads it as the player's own choice."""
-    text = event.text(list(names))
-    if not event.get("clock"):
-        return text
-    who = names[event.seat] if 0 <= event.seat < len(names) else "the player"
-    return f"Time ran out, so the clock played for {who}: {text}"
+    return [event.text(list(names)) for event in events]
 
 
 def log_start(view: dict[str, Any], limit: int = LOG_LINES) -> int:

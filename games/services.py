@@ -665,8 +665,6 @@ def _apply_move(
     try:
         parsed = engine.action_from_json(action, seat)
         new_state, events = engine.apply(snap.state, parsed)
-        if actor == Move.Actor.CLOCK and seat >= 0:
-            new_state = _marked_as_clock_made(new_state, len(snap.state.history))
     except engine.IllegalAction as exc:
         # Judged on the version the sender saw (from cache); if the table has moved on, the
         # honest answer is "stale" and a resync, not a refusal of an old position.
@@ -1146,17 +1144,6 @@ def _rearm_clock(table_id: int, *, fired_for: Any, due_at: Any) -> None:
         _after_commit(
             lambda: tasks.turn_timeout.apply_async((table_id, due_at.isoformat()), eta=due_at)
         )
-
-
-def _marked_as_clock_made(state: Any, start: int) -> Any:
-    """The events from ``start`` on carry ``clock``: the turn clock made this move for the
-    player (their time ran out), so the log says so to everyone instead of reading as if
-    they had moved. Only the public history changes; the move itself is the same."""
-    marked = state.copy()
-    marked.history = state.history[:start] + tuple(
-        engine.Event(e.kind, e.seat, (*e.data, ("clock", True))) for e in state.history[start:]
-    )
-    return marked
 
 
 def _clock_move(table_id: int, seat: int, action: dict[str, Any], version: int) -> bool:
