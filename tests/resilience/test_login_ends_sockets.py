@@ -23,7 +23,7 @@ from games.models import Move, Table
 from tests.conftest import PASSWORD
 from tests.games.conftest import redeal
 from tests.resilience.stack import Process, stack_env, start_daphne
-from tests.resilience.ws_frames_client import WebSocket
+from tests.resilience.ws_client import WebSocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,8 +88,9 @@ def _post_form(
 
 
 def _table_socket(base: str, table: Table, session: str) -> WebSocket:
-    ws = WebSocket(base, f"/ws/tables/{table.pk}/?format=json", cookie=f"sessionid={session}")
-    state = ws.next_of("state")
+    url = base.replace("http://", "ws://") + f"/ws/tables/{table.pk}/?format=json"
+    ws = WebSocket(url, cookie=f"sessionid={session}", timeout=30)
+    state = ws.until("state")
     assert state["you"] == 0
     return ws
 

@@ -101,6 +101,15 @@ class WebSocket:
     def receive_json(self) -> dict[str, Any]:
         return json.loads(self.receive())
 
+    def receive_until_closed(self) -> tuple[list[dict[str, Any]], Closed]:
+        """Every frame up to the server's close, and the close itself (its code)."""
+        frames: list[dict[str, Any]] = []
+        while True:
+            try:
+                frames.append(self.receive_json())
+            except Closed as closed:
+                return frames, closed
+
     def until(self, kind: str, check: Any = lambda frame: True) -> dict[str, Any]:
         """The next frame of this type that passes ``check``."""
         while True:
