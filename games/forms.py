@@ -87,8 +87,8 @@ class HouseRulesMixin:
     def _hide_what_cannot_apply(self, preset: str) -> None:
         """Mark the house rules that cannot apply to what the form shows, so the page draws
         them hidden without any script: those the preset settles itself, those of other
-        presets (partners by draw), and those needing a switch that is off. lobby.js (and the
-        admin's house_rules_admin.js) redo this as the preset or the switch changes."""
+        presets (partners by draw), and those needing a switch that is off. house_rules.js (for the
+        lobby and the admin) redoes this as the preset or the switch changes."""
         for name in self.house_rule_names():
             info = engine.OPTIONS[name]
             field = self.fields[option_field_name(name)]

@@ -73,7 +73,7 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
         fields = FIELDS
 
     class Media:
-        js = ("js/house_rules_admin.js",)
+        js = ("js/house_rules.js", "js/house_rules_admin.js")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         instance = kwargs.get("instance")

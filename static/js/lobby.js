@@ -1,7 +1,7 @@
 // The lobby: a live/reconnecting note for the table list's socket, and the create-a-table
-// form: when the preset changes, show its description, keep the
-// seat count within its limits and reset each house rule to that preset's default. The
-// server checks everything again; without this script it resets the rules itself.
+// form: when the preset changes, show its description, keep the seat count within its
+// limits, and let house_rules.js reset and hide the house rules. The server checks
+// everything again; without this script it resets the rules itself.
 "use strict";
 
 (() => {
@@ -35,40 +35,9 @@
   const presets = JSON.parse(form.dataset.presets || "{}");
   const preset = form.querySelector("[name=preset]");
   const seats = form.querySelector("[name=num_seats]");
-  const shownFor = form.querySelector("[name=options_for]");
   const privateBox = form.querySelector("[name=is_private]");
   const turn = form.querySelector("[name=turn_seconds]");
-
-  function defaultsFor(input, name) {
-    for (const pair of (input.dataset.defaults || "").split(" ")) {
-      const [key, value] = pair.split("=");
-      if (key === name) {
-        return value;
-      }
-    }
-    return null;
-  }
-
-  // A house rule is hidden where it cannot apply: the chosen preset settles it itself, it
-  // belongs to other presets (partners by draw), or it needs a switch that is off (the
-  // seconds to call Rummy without Rummy calls). Hidden rules keep their defaults, which is
-  // what the server accepts; the server draws the same on a page loaded without script.
-  function applyVisibility() {
-    const name = preset.value;
-    form.querySelectorAll("[data-option]").forEach((input) => {
-      const field = input.closest(".field");
-      if (!field) {
-        return;
-      }
-      const fixed = (input.dataset.fixed || "").split(" ").includes(name);
-      const elsewhere = input.dataset.onlyFor
-        ? !input.dataset.onlyFor.split(" ").includes(name)
-        : false;
-      const switchBox = input.dataset.needs ? form.querySelector(`[name=${input.dataset.needs}]`) : null;
-      const switchedOff = switchBox ? !switchBox.checked : false;
-      field.hidden = fixed || elsewhere || switchedOff;
-    });
-  }
+  const rules = window.houseRules(form, preset, ".field");
 
   function applyPreset() {
     const name = preset.value;
@@ -82,22 +51,10 @@
     if (count < info.min || count > info.max) {
       seats.value = Math.min(Math.max(count, info.min), info.max);
     }
-    form.querySelectorAll("[data-option]").forEach((input) => {
-      const value = defaultsFor(input, name);
-      if (value === null) {
-        return;
-      }
-      if (input.type === "checkbox") {
-        input.checked = value === "on";
-      } else {
-        input.value = value;
-      }
-    });
     form.querySelectorAll("[data-preset-text]").forEach((text) => {
       text.hidden = text.dataset.presetText !== name;
     });
-    shownFor.value = name;
-    applyVisibility();
+    rules.resetToPreset();
   }
 
   function applyPrivacy() {
@@ -113,12 +70,5 @@
 
   preset.addEventListener("change", applyPreset);
   privateBox.addEventListener("change", applyPrivacy);
-  form.querySelectorAll("[data-needs]").forEach((input) => {
-    const switchBox = form.querySelector(`[name=${input.dataset.needs}]`);
-    if (switchBox) {
-      switchBox.addEventListener("change", applyVisibility);
-    }
-  });
   applyPrivacy();
-  applyVisibility();
 })();

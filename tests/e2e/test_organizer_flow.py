@@ -117,6 +117,12 @@ def test_an_organizer_runs_an_mtt_from_the_admin_to_the_csv(
     page.select_option("#id_preset", "standard")
     assert not page.is_checked("#id_opt_top_discard_free")
     assert page.locator(".field-opt_jokers").is_hidden()  # an Oklahoma rule: not for standard
+    # The Rummy-call seconds mean nothing while Rummy calls are off, as in the lobby's form.
+    assert page.locator(".field-opt_claim_window_s").is_hidden()
+    page.check("#id_opt_rummy_call")
+    assert page.locator(".field-opt_claim_window_s").is_visible()
+    page.uncheck("#id_opt_rummy_call")
+    assert page.locator(".field-opt_claim_window_s").is_hidden()
     page.check("#id_opt_top_discard_free")
     page.fill("#id_seats_per_table", "2")
     page.fill("#id_starting_chips", "100")
