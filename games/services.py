@@ -67,15 +67,16 @@ def _announce(
 
     ``work`` (a selectors.PendingWork) spares a read when the caller already knows it.
     """
-    from games import broadcast, tasks
-
-    def send() -> None:
-        broadcast.table_changed(table_id, version)
-        if lobby:
-            broadcast.lobby_changed()
-        tasks.schedule_table_work(table_id, version, work=work, arm_clock=arm_clock)
-
-    _after_commit(send)
+    _after_commit(
+        lambda: signals.table_changed.send(
+            sender=Table,
+            table_id=table_id,
+            version=version,
+            lobby=lobby,
+            work=work,
+            arm_clock=arm_clock,
+        )
+    )
 
 
 def _bump(table: Table) -> int:
@@ -796,10 +797,8 @@ def _write_move_in_transaction(
     if hand.status == Hand.Status.OVER:
         hand.save(update_fields=["state", "moves_count", "status", "result", "finished_at"])
         game.save(update_fields=["totals", "on_board", "status", "winners", "finished_at"])
-        if game_over:  # ratings and leaderboards (games.ratings), after the commit
-            from games.tasks import rate_game_after_commit
-
-            rate_game_after_commit(game.pk)
+        if game_over:  # ratings, leaderboards and the review (games.tasks), after the commit
+            signals.game_finished.send(sender=Game, game_id=game.pk)
     else:
         hand.save(update_fields=["state", "moves_count"])
     if reset_timeouts:
@@ -938,8 +937,6 @@ def presence_seen(*, table_id: int, user_id: int, socket: str, now: Any = None) 
     The seat is looked up by user each time, so a seat taken or changed while the socket is
     open is the one kept alive.
     """
-    from games import broadcast
-
     now = now or timezone.now()
     until = now + timedelta(seconds=presence_expiry_s())
     seats = Seat.objects.filter(table_id=table_id, user_id=user_id)
@@ -958,7 +955,9 @@ def presence_seen(*, table_id: int, user_id: int, socket: str, now: Any = None) 
             )
         seats.update(present_until=until, disconnected_at=None)
     if present_until is None or present_until <= now or disconnected_at is not None:
-        broadcast.table_presence(table_id, presence_info(index, online=True))
+        signals.seat_presence_changed.send(
+            sender=Seat, table_id=table_id, info=presence_info(index, online=True)
+        )
     return True
 
 
@@ -966,8 +965,6 @@ def presence_gone(*, table_id: int, user_id: int, socket: str, now: Any = None) 
     """A socket closed cleanly. If it was the person's last live one, they are known to be
     gone now: the table is told, and in a running game the grace period starts."""
     from django.db.models import Max
-
-    from games import tasks
 
     now = now or timezone.now()
     with transaction.atomic():
@@ -986,7 +983,7 @@ def presence_gone(*, table_id: int, user_id: int, socket: str, now: Any = None) 
     index, status = row
     _announce_gone(table_id, index)
     if status == Table.Status.PLAYING:
-        tasks.disconnect_check.apply_async((table_id, index), countdown=clock.disconnect_grace_s())
+        signals.seat_disconnected.send(sender=Seat, table_id=table_id, seat=index)
 
 
 def presence_expired(*, table_id: int, seat: int, now: Any = None) -> bool:
@@ -1013,9 +1010,9 @@ def presence_info(index: int, *, online: bool, bot: bool = False) -> dict[str, A
 
 
 def _announce_gone(table_id: int, index: int) -> None:
-    from games import broadcast
-
-    broadcast.table_presence(table_id, presence_info(index, online=False))
+    signals.seat_presence_changed.send(
+        sender=Seat, table_id=table_id, info=presence_info(index, online=False)
+    )
 
 
 def _presence_from_sockets(table_id: int) -> None:
@@ -1135,14 +1132,14 @@ def _rearm_clock(table_id: int, *, fired_for: Any, due_at: Any) -> None:
     """The task armed for ``fired_for`` found the deadline moved later (clock.arm_at): arm one
     for the new deadline. Only the task the table last recorded does it, so a duplicated or
     superseded task arms nothing; the table's version does not change."""
-    from games import tasks
-
     handed_on = Table.objects.filter(
         pk=table_id, clock_task_at=fired_for, due_kind=clock.CLOCK, due_at=due_at
     ).update(clock_task_at=due_at)
     if handed_on:
         _after_commit(
-            lambda: tasks.turn_timeout.apply_async((table_id, due_at.isoformat()), eta=due_at)
+            lambda: signals.clock_deadline_moved.send(
+                sender=Table, table_id=table_id, due_at=due_at
+            )
         )
 
 
@@ -1212,9 +1209,9 @@ def chat_post(*, table_id: int, user: User, text: str) -> Any:
         if last is not None and (timezone.now() - last).total_seconds() < CHAT_MIN_INTERVAL_S:
             raise TableError("rate_limited", "You are chatting too fast; wait a moment.")
         message = ChatMessage.objects.create(table=table, user=user, text=text)
-    from games import broadcast
-
-    _after_commit(lambda: broadcast.table_chat(table_id, message.pk))
+    _after_commit(
+        lambda: signals.chat_posted.send(sender=Table, table_id=table_id, message_id=message.pk)
+    )
     return message
 
 

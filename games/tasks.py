@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import random
+from datetime import datetime
 
 from celery import shared_task
 from django.conf import settings
@@ -68,8 +69,6 @@ def start_next_hand(table_id: int, version: int) -> bool:
 @shared_task(acks_late=True)
 def turn_timeout(table_id: int, deadline: str) -> bool:
     """The turn clock (or claim window) armed for ``deadline`` ran out: play the default."""
-    from datetime import datetime
-
     from games import services
 
     return services.clock_expired(table_id=table_id, deadline=datetime.fromisoformat(deadline))
@@ -135,3 +134,39 @@ def review_game_after_commit(game_id: int) -> None:
             review_game.apply_async((game_id,), queue="review")
 
     transaction.on_commit(enqueue)
+
+
+# --- what the services tell (games.signals), connected in GamesConfig.ready() ---------------
+
+
+def _on_table_changed(
+    sender: object, *, table_id: int, version: int, work: object, arm_clock: bool, **_: object
+) -> None:
+    schedule_table_work(table_id, version, work=work, arm_clock=arm_clock)
+
+
+def _on_seat_disconnected(sender: object, *, table_id: int, seat: int, **_: object) -> None:
+    from games import clock
+
+    disconnect_check.apply_async((table_id, seat), countdown=clock.disconnect_grace_s())
+
+
+def _on_clock_deadline_moved(
+    sender: object, *, table_id: int, due_at: datetime, **_: object
+) -> None:
+    turn_timeout.apply_async((table_id, due_at.isoformat()), eta=due_at)
+
+
+def _on_game_finished(sender: object, *, game_id: int, **_: object) -> None:
+    rate_game_after_commit(game_id)
+
+
+def connect_receivers() -> None:
+    from games import signals
+
+    signals.table_changed.connect(_on_table_changed, dispatch_uid="tasks.table_changed")
+    signals.seat_disconnected.connect(_on_seat_disconnected, dispatch_uid="tasks.seat_disconnected")
+    signals.clock_deadline_moved.connect(
+        _on_clock_deadline_moved, dispatch_uid="tasks.clock_deadline_moved"
+    )
+    signals.game_finished.connect(_on_game_finished, dispatch_uid="tasks.game_finished")
