@@ -15,9 +15,10 @@ import orjson
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import clock, display, engine, services
+from games import clock, display, engine
 from games.models import Game, Hand, Table
 from games.selectors import LobbySeat, LobbyTable, TableSnapshot
+from games.services import tables as tables_service
 
 
 def seat_view(snap: TableSnapshot, seat: int | None) -> dict[str, Any] | None:
@@ -87,7 +88,7 @@ def _figures(result: dict[str, Any] | None) -> dict[str, Any] | None:
     if result is None:
         return None
     seats = [{k: v for k, v in seat.items() if k != "lines"} for seat in result.get("seats", [])]
-    # "ready" (who pressed Ready between hands, services.hand_ready) is no score figure.
+    # "ready" (who pressed Ready between hands, tables_service.hand_ready) is no score figure.
     return {**{k: v for k, v in result.items() if k != "ready"}, "seats": seats}
 
 
@@ -313,7 +314,7 @@ def table_context(
     return ctx
 
 
-BOT_LEVEL_CHOICES = [(level, level.title()) for level in services.BOT_LEVELS]
+BOT_LEVEL_CHOICES = [(level, level.title()) for level in tables_service.BOT_LEVELS]
 
 
 def _hand_summary(

@@ -61,24 +61,24 @@ def play_bot_turn(table_id: int, version: int) -> bool:
 
 @shared_task(acks_late=True)
 def start_next_hand(table_id: int, version: int) -> bool:
-    from games import services
+    from games.services import tables
 
-    return services.hand_next(table_id=table_id, expected_version=version) is not None
+    return tables.hand_next(table_id=table_id, expected_version=version) is not None
 
 
 @shared_task(acks_late=True)
 def turn_timeout(table_id: int, deadline: str) -> bool:
     """The turn clock (or claim window) armed for ``deadline`` ran out: play the default."""
-    from games import services
+    from games.services import turn_clock
 
-    return services.clock_expired(table_id=table_id, deadline=datetime.fromisoformat(deadline))
+    return turn_clock.clock_expired(table_id=table_id, deadline=datetime.fromisoformat(deadline))
 
 
 @shared_task(acks_late=True)
 def disconnect_check(table_id: int, seat: int) -> bool:
-    from games import services
+    from games.services import presence
 
-    return services.seat_disconnect_expired(table_id=table_id, seat=seat)
+    return presence.seat_disconnect_expired(table_id=table_id, seat=seat)
 
 
 @shared_task(acks_late=True)

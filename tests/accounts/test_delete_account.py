@@ -100,13 +100,13 @@ def test_finished_games_show_the_anonymous_name_and_keep_the_others(alice, bob):
 
 
 def test_default_table_names_lose_the_name_and_chosen_ones_stay(alice):
-    from games import services
+    from games.services import tables
 
-    default = services.table_create(
+    default = tables.table_create(
         host=alice, name="", preset="standard", options={}, num_seats=2, turn_seconds=60
     )
     assert default.name == "Alice's table"
-    chosen = services.table_create(
+    chosen = tables.table_create(
         host=alice, name="Friday cards", preset="standard", options={}, num_seats=2,
         turn_seconds=60,
     )  # fmt: skip

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from games import bot_turns, engine, selectors, services
+from games import bot_turns, engine, selectors
 from games.models import Game, Table
+from games.services import shared, tables
 from tests.games.conftest import play_one, redeal, start_table
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +22,7 @@ def play_to_the_end(table: Table, rng: random.Random, max_moves: int = 6000) -> 
             return Game.objects.filter(table=table).latest("number")
         snap = selectors.load_snapshot(table.pk)
         if snap.state.phase is engine.Phase.HAND_OVER:
-            services.hand_next(table_id=table.pk)
+            tables.hand_next(table_id=table.pk)
             continue
         if not bot_turns.play_one(table.pk, table.version, rng=rng):
             play_one(table, rng)
@@ -72,9 +73,9 @@ def test_a_persian_table_seats_partners_by_a_shown_draw_and_plays_to_the_end(ali
 
 
 def test_a_persian_table_needs_exactly_four_players(alice):
-    with pytest.raises(services.TableError, match="4 to 4 players, not 3"):
+    with pytest.raises(shared.TableError, match="4 to 4 players, not 3"):
         start_table(alice, seats=3, preset="persian")
-    with pytest.raises(services.TableError, match="partnerships"):
+    with pytest.raises(shared.TableError, match="partnerships"):
         start_table(alice, seats=4, preset="standard", partners_by_draw=True)
 
 
@@ -152,7 +153,7 @@ def test_michigan_says_stop_where_other_presets_say_rummy():
 
 
 def test_with_the_draw_off_the_hosts_seating_stands(alice):
-    table = services.table_create(
+    table = tables.table_create(
         host=alice,
         name="Fixed partners",
         preset="persian",
@@ -161,7 +162,7 @@ def test_with_the_draw_off_the_hosts_seating_stands(alice):
         turn_seconds=60,
         fill_with_bots=True,
     )
-    services.table_start(table_id=table.pk, by=alice)
+    tables.table_start(table_id=table.pk, by=alice)
     assert table.seats.get(index=0).user_id == alice.pk
     game = Game.objects.get(table=table)
     assert game.players[0]["user"] == alice.pk
