@@ -179,7 +179,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 # Celery's in-process test worker instead (see tests/conftest.py).
 CELERY_TASK_ALWAYS_EAGER = False
 
-# --- Live tables (games/clock.py reads these) -------------------------------------------------
+# --- Live tables (games/services/clock.py reads these) --------------------------------------------
 # Seconds a bot "thinks" before its move is applied, so people can follow the play.
 BOT_MOVE_DELAY_SECONDS = float(envint("BOT_MOVE_DELAY_MS", 0 if TESTING else 1200)) / 1000
 # Pause between a hand's end and the next deal, so everyone can read the breakdown.

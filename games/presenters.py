@@ -15,9 +15,10 @@ import orjson
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import clock, display, engine
+from games import display, engine
 from games.models import Game, Hand, Table
 from games.selectors import LobbySeat, LobbyTable, TableSnapshot
+from games.services import clock
 from games.services import tables as tables_service
 
 
@@ -169,7 +170,7 @@ def _shared_json(snap: TableSnapshot) -> tuple[str, str, str]:
 
 def clock_summary(snap: TableSnapshot) -> dict[str, Any] | None:
     """The running turn clock or claim window: the server's deadline and the time left."""
-    from games import clock
+    from games.services import clock
 
     left = clock.seconds_left(snap.table)
     if left is None:
@@ -376,7 +377,7 @@ def _covered(snap: TableSnapshot, seat: int | None) -> bool:
 
 
 def _deadline(snap: TableSnapshot) -> str | None:
-    """The turn clock's deadline (games.clock stores it on the table), or None."""
+    """The turn clock's deadline (games.services.clock stores it on the table), or None."""
     table = snap.table
     if table.due_kind != "clock" or table.due_at is None:
         return None

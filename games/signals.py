@@ -12,7 +12,7 @@ from django.dispatch import Signal
 hand_finished = Signal()
 
 # kwargs: table_id, hand_id. Every connected person at a managed table said "Ready" before
-# the pause after its hand ran out (games.clock.hand_pause_left): its manager may deal now.
+# the pause after its hand ran out (games.services.clock.hand_pause_left): its manager may deal now.
 hand_pause_over = Signal()
 
 # Asked (not told) by the table page of a managed table: kwargs table (games.models.Table) and

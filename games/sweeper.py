@@ -13,9 +13,9 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games import bot_turns, clock
+from games import bot_turns
 from games.models import Seat, SeatSocket, Table
-from games.services import presence, tables, turn_clock
+from games.services import clock, presence, tables, turn_clock
 
 BATCH = 200
 

@@ -22,9 +22,9 @@ def bot_delay_seconds() -> float:
 
 
 def hand_pause_seconds() -> float:
-    """The pause between hands: defined once, in games.clock (its due moment, which the
+    """The pause between hands: defined once, in games.services.clock (its due moment, which the
     sweeper also reads, and this countdown are the same setting)."""
-    from games import clock
+    from games.services import clock
 
     return clock.hand_pause_s()
 
@@ -146,7 +146,7 @@ def _on_table_changed(
 
 
 def _on_seat_disconnected(sender: object, *, table_id: int, seat: int, **_: object) -> None:
-    from games import clock
+    from games.services import clock
 
     disconnect_check.apply_async((table_id, seat), countdown=clock.disconnect_grace_s())
 

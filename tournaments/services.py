@@ -1070,8 +1070,9 @@ def _advance_mtt(t: Tournament, now: datetime) -> bool:
 
 def _pause_left(t: Tournament, now: datetime) -> float:
     """Seconds left of the pause after the round's hands: the longest of its tables' pauses,
-    each as games.clock defines it (so a table whose people all said Ready waits no more)."""
-    from games import clock
+    each as games.services.clock defines it (so a table whose people all said Ready waits no
+    more)."""
+    from games.services import clock
 
     live = TournamentTable.objects.filter(tournament=t, round=t.round, table__isnull=False)
     tables = live.values_list("table_id", flat=True)
@@ -1221,7 +1222,7 @@ def _between_hands(t: Tournament, table: TournamentTable, game: Game, now: datet
     STT: when leaders tie at or over the target, the others are out (placed by total) and the
     tied leaders play on, one-hand games among themselves until one scores alone on top.
     """
-    from games import clock
+    from games.services import clock
 
     hand = Hand.objects.filter(game=game).order_by("-number").first()
     if hand is None or hand.status != Hand.Status.OVER:

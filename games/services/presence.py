@@ -15,8 +15,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import clock, signals
+from games import signals
 from games.models import Seat, SeatSocket, Table
+from games.services import clock
 from games.services.shared import (
     TableError,
     announce,

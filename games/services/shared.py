@@ -16,8 +16,9 @@ from django.db import transaction
 from django.db.models import F
 
 from accounts.models import User
-from games import clock, signals
+from games import signals
 from games.models import Seat, Table
+from games.services import clock
 
 
 class TableError(Exception):

@@ -17,8 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import clock, engine, signals
+from games import engine, signals
 from games.models import Game, Hand, Seat, Table
+from games.services import clock
 from games.services.presence import presence_from_sockets
 from games.services.shared import (
     TableError,
@@ -524,7 +525,7 @@ def table_abort(*, table_id: int, reason: str) -> None:
 
 
 def hand_pause_seconds() -> float:
-    """The pause between hands: defined once, in games.clock."""
+    """The pause between hands: defined once, in games.services.clock."""
     return clock.hand_pause_s()
 
 

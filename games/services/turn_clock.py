@@ -1,6 +1,6 @@
 """The turn clock's writes: a turn (or claim window) whose time ran out gets its default move,
 a deadline that moved later gets a fresh timeout task, and timeouts in a row hand the seat to
-a bot. What is due when is defined in games.clock; the default move in games.timeouts.
+a bot. What is due when is defined in games.services.clock; the default move in games.timeouts.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import clock, engine, signals
+from games import engine, signals
 from games.models import Hand, Move, Seat, Table
+from games.services import clock
 from games.services.moves import move_submit
 from games.services.shared import (
     TableError,

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from games import clock, engine, selectors
+from games import engine, selectors
 from games.models import Table
-from games.services import moves, tables
+from games.services import clock, moves, tables
 
 
 @pytest.fixture(autouse=True)

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import clock, selectors, tasks
+from games import selectors, tasks
 from games.models import Table
-from games.services import moves, tables, turn_clock
+from games.services import clock, moves, tables, turn_clock
 from tests.games.conftest import redeal
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""The pause between hands has one definition (games.clock): at most HAND_PAUSE_SECONDS,
+"""The pause between hands has one definition (games.services.clock): at most HAND_PAUSE_SECONDS,
 shorter once every connected person at the table has said Ready."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from types import SimpleNamespace
 import pytest
 from django.utils import timezone
 
-from games import clock, selectors
+from games import selectors
 from games.models import Hand, Seat, Table
-from games.services import tables
+from games.services import clock, tables
 from tests.games.test_table_top import _finish_hand
 
 

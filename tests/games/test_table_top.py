@@ -292,7 +292,8 @@ def test_the_ready_button_posts_to_the_ready_view(two_people, alice, client):
 
 
 def test_the_pause_has_one_definition(settings):
-    from games import clock, tasks
+    from games import tasks
+    from games.services import clock
 
     settings.HAND_PAUSE_SECONDS = 5
     assert clock.hand_pause_s() == tasks.hand_pause_seconds() == tables.hand_pause_seconds() == 5

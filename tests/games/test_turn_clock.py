@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 
-from games import clock, engine, selectors
+from games import engine, selectors
 from games.engine.scoring import in_hand_line
 from games.models import Move, Seat, Table
+from games.services import clock, presence, shared, tables, turn_clock
 from games.services import moves as moves_service
-from games.services import presence, shared, tables, turn_clock
 from games.timeouts import timeout_action
 from tests.games.conftest import redeal, start_table
 

@@ -1,5 +1,5 @@
-"""Ready at tournament tables: the same pause as every table (games.clock), ended early when
-every connected person there said so, and the tournament's next deal or round follows."""
+"""Ready at tournament tables: the same pause as every table (games.services.clock), ended
+early when every connected person there said so, and the tournament's next deal or round follows."""
 
 from __future__ import annotations
 
