@@ -1,6 +1,6 @@
 """The turn clock's writes: a turn (or claim window) whose time ran out gets its default move,
 a deadline that moved later gets a fresh timeout task, and timeouts in a row hand the seat to
-a bot. What is due when is defined in games.services.clock; the default move in games.timeouts.
+a bot. What is due when is defined in services.clock; the default move in services.timeouts.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def clock_expired(
     deadline wins: the deadline moves on with the next turn, and this sees that.
     """
     from games import selectors
-    from games.timeouts import timeout_action
+    from games.services.timeouts import timeout_action
 
     now = now or timezone.now()
     snap = selectors.load_snapshot(table_id)

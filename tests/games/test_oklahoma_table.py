@@ -12,7 +12,7 @@ from games import bot_turns, display, engine, presenters, selectors
 from games.forms import TableCreateForm
 from games.models import Hand, Table
 from games.services import shared, tables
-from games.timeouts import timeout_action
+from games.services.timeouts import timeout_action
 from tests.games.conftest import play_one, start_table
 
 

@@ -12,7 +12,7 @@ from games.engine.scoring import in_hand_line
 from games.models import Move, Seat, Table
 from games.services import clock, presence, shared, tables, turn_clock
 from games.services import moves as moves_service
-from games.timeouts import timeout_action
+from games.services.timeouts import timeout_action
 from tests.games.conftest import redeal, start_table
 
 
