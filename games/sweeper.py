@@ -13,9 +13,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games import bot_turns
 from games.models import Seat, SeatSocket, Table
-from games.services import clock, presence, tables, turn_clock
+from games.services import bot_turns, clock, presence, tables, turn_clock
 
 BATCH = 200
 

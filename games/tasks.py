@@ -54,7 +54,7 @@ def schedule_table_work(
 @shared_task(acks_late=True)
 def play_bot_turn(table_id: int, version: int) -> bool:
     """Let a bot seat that must act at ``version`` act. Returns whether a move was applied."""
-    from games import bot_turns
+    from games.services import bot_turns
 
     return bot_turns.play_one(table_id, version, rng=random.Random())
 

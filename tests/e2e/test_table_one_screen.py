@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from games import bot_turns, broadcast, engine, selectors
+from games import broadcast, engine, selectors
 from games.models import Table
-from games.services import tables
+from games.services import bot_turns, tables
 from tests.conftest import PASSWORD, make_player
 from tests.e2e.test_table_play import on_server_side, server_channel_layer  # noqa: F401
 from tests.games.conftest import redeal

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from games import bot_turns, selectors, tasks
+from games import selectors, tasks
 from games.models import Hand, Move, Seat, Table
+from games.services import bot_turns, tables
 from games.services import moves as moves_service
-from games.services import tables
 from tests.games.conftest import redeal, start_table
 
 

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from games import bot_turns, display, engine, presenters, selectors
+from games import display, engine, presenters, selectors
 from games.forms import TableCreateForm
 from games.models import Hand, Table
-from games.services import shared, tables
+from games.services import bot_turns, shared, tables
 from games.services.timeouts import timeout_action
 from tests.games.conftest import play_one, start_table
 

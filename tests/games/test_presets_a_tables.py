@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from games import bot_turns, engine, selectors
+from games import engine, selectors
 from games.models import Game, Table
-from games.services import shared, tables
+from games.services import bot_turns, shared, tables
 from tests.games.conftest import play_one, redeal, start_table
 
 pytestmark = pytest.mark.django_db

@@ -316,7 +316,7 @@ def test_a_first_timeout_tells_the_player_a_move_was_made_for_them(alice):
 
 
 def test_oklahoma_offers_lay_off_here_only_on_the_players_own_melds(alice):
-    from games import bot_turns
+    from games.services import bot_turns
 
     table = start_table(alice, seats=2, preset="oklahoma")
     rng = random.Random(11)

@@ -91,7 +91,7 @@ def test_the_clock_does_nothing_before_the_deadline(alice_first):
 
 def _timeout_alices_turn(table: Table) -> None:
     """Let Alice's clock run out, then let the bot play its turn (the task, run directly)."""
-    from games import bot_turns
+    from games.services import bot_turns
 
     table.refresh_from_db()
     assert turn_clock.clock_expired(table_id=table.pk, version=table.version, now=_late(table))

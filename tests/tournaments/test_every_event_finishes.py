@@ -33,9 +33,9 @@ from django.db.models import Sum
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games import bot_turns, selectors
+from games import selectors
 from games.models import Game, Hand, Table
-from games.services import shared
+from games.services import bot_turns, shared
 from games.services import tables as tables_service
 from tests.tournaments.conftest import make_tournament
 from tournaments import prizes, services

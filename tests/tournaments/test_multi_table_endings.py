@@ -10,9 +10,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import bot_turns
 from games.models import Game, Table
-from games.services import tables
+from games.services import bot_turns, tables
 from tests.tournaments.conftest import bot_players, drive, enter, make_tournament
 from tests.tournaments.test_running import ledger_balance
 from tournaments import services

@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import bot_turns
 from games.models import Game, Hand, Table
+from games.services import bot_turns
 from tests.tournaments.conftest import bot_players, enter, make_tournament
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament, TournamentTable

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import bot_turns, engine, selectors
+from games import engine, selectors
 from games.models import Game, Hand, Seat, Table
-from games.services import moves, shared, tables
+from games.services import bot_turns, moves, shared, tables
 from tests.conftest import make_player
 from tests.tournaments.conftest import bot_players, enter, make_tournament
 from tournaments import services, tasks

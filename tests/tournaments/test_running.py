@@ -9,9 +9,8 @@ import pytest
 from django.db.models import Sum
 from django.utils import timezone
 
-from games import bot_turns
 from games.models import Game, Table
-from games.services import moves, presence, shared
+from games.services import bot_turns, moves, presence, shared
 from tests.tournaments.conftest import bot_players, drive, enter, make_tournament
 from tournaments import services
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
