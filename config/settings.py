@@ -168,7 +168,7 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-# The sweeper (games/sweeper.py) is the backstop for every armed task: overdue turn clocks,
+# The sweeper (games/services/sweeper.py) is the backstop for every armed task: overdue turn clocks,
 # bot moves and next hands, lapsed disconnects, stale tables. Exactly one beat process runs it.
 SWEEP_INTERVAL_SECONDS = float(envint("SWEEP_INTERVAL_SECONDS", 5))
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {

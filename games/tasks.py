@@ -84,7 +84,7 @@ def disconnect_check(table_id: int, seat: int) -> bool:
 @shared_task(acks_late=True)
 def sweep() -> dict[str, int]:
     """Celery beat runs this every few seconds: nothing overdue stays overdue."""
-    from games import sweeper
+    from games.services import sweeper
 
     return sweeper.sweep()
 

@@ -6,9 +6,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import selectors, sweeper
+from games import selectors
 from games.models import Hand, Move, Seat, SeatSocket, Table
-from games.services import clock, presence, tables
+from games.services import clock, presence, sweeper, tables
 from tests.games.conftest import redeal, start_table
 
 
