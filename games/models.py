@@ -339,7 +339,7 @@ class ChatReport(models.Model):
 
 
 # --- ratings, results and leaderboard aggregates (issue 7) ----------------------------------
-# Written only by games.ratings (the rate_game task and recompute_ratings); every page reads
+# Written only by games.ratings.ratings (the rate_game task and recompute_ratings); every page reads
 # these rows instead of walking the game history, so leaderboards stay fast with a big one.
 
 

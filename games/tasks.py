@@ -98,7 +98,7 @@ def sweep() -> dict[str, int]:
 def rate_game(game_id: int) -> bool:
     """Rate a finished game and update the leaderboard totals; a repeat does nothing, so a
     retry after a lock timeout or a lost race on a new leaderboard row is safe."""
-    from games import ratings
+    from games.ratings import ratings
 
     return ratings.rate_game(game_id)
 

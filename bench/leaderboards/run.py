@@ -119,8 +119,8 @@ def explain() -> None:
         print(f"\n### {board} {params}: the page count\n\n```\n{plan}\n```")
     from django.db.models import Count
 
-    from games import ratings
     from games.models import GameResult, PlayerPeriodStats
+    from games.ratings import ratings
 
     heavy = GameResult.objects.values("user_id").annotate(n=Count("id")).order_by("-n").first()
     user = heavy["user_id"]

@@ -18,7 +18,7 @@ def player_forget(*, user_id: int, old_name: str, anonymous: str) -> None:
     games read as they were played); default table names ("Ivy's table") were made from the
     host's name. Both now read ``anonymous``. The account's ratings, results and period
     totals go too: the leaderboards never show a deleted account, and rating a game that
-    finishes later writes none for it (games.ratings skips deleted accounts).
+    finishes later writes none for it (games.ratings.ratings skips deleted accounts).
     """
     from games.models import GameResult, PlayerPeriodStats, Rating
 

@@ -117,8 +117,8 @@ def test_default_table_names_lose_the_name_and_chosen_ones_stay(alice):
 
 
 def test_deleting_removes_the_accounts_ratings_and_results(alice, bob):
-    from games import ratings
     from games.models import GameResult, PlayerPeriodStats, Rating
+    from games.ratings import ratings
 
     game = _finished_game(_history_table(), [alice, bob])
     ratings.rate_game(game.pk)
@@ -130,8 +130,8 @@ def test_deleting_removes_the_accounts_ratings_and_results(alice, bob):
 
 
 def test_a_game_finishing_after_deletion_rates_nobody_deleted(alice, bob):
-    from games import ratings
     from games.models import GameResult, PlayerPeriodStats, Rating
+    from games.ratings import ratings
 
     account_delete(user=alice)
     game = _finished_game(_history_table(), [alice, bob])
@@ -142,8 +142,8 @@ def test_a_game_finishing_after_deletion_rates_nobody_deleted(alice, bob):
 
 
 def test_rebuilding_every_rating_writes_none_for_a_deleted_account(alice, bob):
-    from games import ratings
     from games.models import GameResult, PlayerPeriodStats, Rating
+    from games.ratings import ratings
 
     _finished_game(_history_table(), [alice, bob])
     account_delete(user=alice)

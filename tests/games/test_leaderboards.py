@@ -10,8 +10,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from games import history_seed, leaderboards, ratings
+from games import history_seed, leaderboards
 from games.models import Game, Rating, Table
+from games.ratings import ratings
 from tests.conftest import make_player
 
 

@@ -7,8 +7,9 @@ import random
 import pytest
 from django.db import connection
 
-from games import history_seed, ratings
+from games import history_seed
 from games.models import Game, GameResult, PlayerPeriodStats, Rating
+from games.ratings import ratings
 
 pytestmark = pytest.mark.services
 

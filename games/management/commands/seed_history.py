@@ -8,8 +8,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import history_seed, ratings
+from games import history_seed
 from games.management.progress import Progress
+from games.ratings import ratings
 
 
 class Command(BaseCommand):
