@@ -90,7 +90,7 @@ def measure(path: str, reps: int) -> tuple[float, float, int, int]:
 
 
 def explain() -> None:
-    from games import leaderboards
+    from games.ratings import leaderboards
 
     for board, params in [
         ("rating", {}),

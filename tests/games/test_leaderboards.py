@@ -10,9 +10,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from games import history_seed, leaderboards
+from games import history_seed
 from games.models import Game, Rating, Table
-from games.ratings import ratings
+from games.ratings import leaderboards, ratings
 from tests.conftest import make_player
 
 
