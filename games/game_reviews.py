@@ -167,8 +167,7 @@ def accuracy_history(user_id: int, limit: int = 50) -> dict[str, list[float]]:
 
 def accuracy_charts(user_id: int, name: str) -> list[dict[str, Any]]:
     """One chart of review accuracy per rating family the player has reviewed games in."""
-    from games import charts
-    from games.ratings import ratings
+    from games.ratings import charts, ratings
 
     return [
         {
@@ -191,7 +190,7 @@ def replay_context(
     """The review part of the replay page: status or progress, each player's accuracy and
     costliest decisions, and for the chosen hand the chart; ``steps`` (display.replay_steps)
     get each reviewed move's verdict under ``step["review"]``."""
-    from games import charts
+    from games.ratings import charts
 
     review = GameReview.objects.filter(game=game).first()
     players = {player.get("user") for player in game.players or []}

@@ -14,10 +14,9 @@ from django.db.models.functions import Lower
 from django.http import Http404
 
 from accounts.models import User
-from games import charts
 from games.engine.presets import PLANNED_PRESETS, PRESETS
 from games.models import GameResult, PlayerPeriodStats, Rating
-from games.ratings import ratings
+from games.ratings import charts, ratings
 
 RECENT_GAMES = 20
 CHART_POINTS = 200
