@@ -23,9 +23,10 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from accounts.sockets import AccountSockets, LoginEnded, guarded
-from games import broadcast, layer_retry, presenters, selectors, table_frames
+from games import broadcast, layer_retry, selectors, table_frames
 from games.models import Table
 from games.services import chat, moves, presence, shared
+from games.table import presenters
 
 log = logging.getLogger(__name__)
 

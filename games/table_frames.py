@@ -19,8 +19,9 @@ from typing import Any
 from django.template import Context
 from django.template.loader import get_template
 
-from games import display, presenters
+from games import display
 from games.selectors import TableSnapshot
+from games.table import presenters
 
 REGIONS: tuple[str, ...] = (
     "table-state",

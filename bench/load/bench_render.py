@@ -34,10 +34,11 @@ def run(games: int, target: int, seed: int) -> dict[str, Any]:
     from unittest import mock
 
     from accounts.models import User
-    from games import bots, engine, presenters, selectors, table_frames
+    from games import bots, engine, selectors, table_frames
     from games.models import Hand, Seat, Table
     from games.services import moves as moves_service
     from games.services import tables
+    from games.table import presenters
 
     times: dict[str, list[float]] = {"json": [], "html_whole": [], "html_frame": []}
     sizes: dict[str, list[int]] = {"json": [], "html_whole": [], "html_frame": []}

@@ -12,9 +12,10 @@ import random
 import re
 from collections import Counter
 
-from games import engine, presenters, selectors
+from games import engine, selectors
 from games.models import Hand, Table
 from games.services import tables
+from games.table import presenters
 from tests.games.conftest import play_one, start_table
 
 NAMES = {code: engine.card_name(code) for code in engine.make_rules("standard").deck(4)}

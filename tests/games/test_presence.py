@@ -13,11 +13,12 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from games import presenters, selectors
+from games import selectors
 from games.models import Seat, SeatSocket, Table
 from games.routing import websocket_urlpatterns
 from games.services import presence as presence_service
 from games.services import tables
+from games.table import presenters
 from tests.conftest import make_player
 from tests.games.conftest import start_table
 

@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from games import presenters, selectors, table_frames
+from games import selectors, table_frames
 from games.services import moves
+from games.table import presenters
 from tests.games.conftest import play_one, start_table
 from tests.games.test_hidden_information import DEALER_DRAW, hidden_from, leaks_in_text
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from html import unescape
 
-from games import engine, presenters, selectors
+from games import engine, selectors
 from games.services import moves, tables
+from games.table import presenters
 from tests.games.conftest import redeal
 
 TWELVE_CLUBS = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC"]

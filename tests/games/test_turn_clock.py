@@ -179,7 +179,7 @@ def test_the_claim_window_closes_at_its_deadline(alice):
 
 
 def test_the_state_frame_carries_the_servers_deadline(alice_first):
-    from games import presenters
+    from games.table import presenters
 
     frame = presenters.state_payload(selectors.load_snapshot(alice_first.pk), 0)
     assert frame["clock"]["deadline"] == alice_first.due_at.isoformat()
@@ -189,7 +189,7 @@ def test_the_state_frame_carries_the_servers_deadline(alice_first):
 def test_a_covered_player_sees_im_back_and_takes_the_seat_back(alice, alice_first, client):
     from django.urls import reverse
 
-    from games import presenters
+    from games.table import presenters
 
     table = alice_first
     Seat.objects.filter(table=table, index=0).update(autoplay=True)

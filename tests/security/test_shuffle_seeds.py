@@ -10,9 +10,10 @@ from unittest import mock
 import pytest
 from django.test import Client
 
-from games import presenters, selectors
+from games import selectors
 from games.models import Hand
 from games.services import tables
+from games.table import presenters
 from tests.games.conftest import play_one, start_table
 
 pytestmark = pytest.mark.django_db

@@ -119,7 +119,7 @@ def test_ready_after_the_pause_at_a_tournament_table_is_refused(person, settings
 
 
 def test_a_tourney_table_offers_ready_between_hands(person, settings, armed):
-    from games import presenters
+    from games.table import presenters
 
     settings.HAND_PAUSE_SECONDS = 30
     table = _start(person, format=Tournament.Format.STT)
