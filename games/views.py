@@ -25,12 +25,12 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts.models import User
-from games import display, engine, game_reviews, rules_pages, selectors, signals
+from games import engine, game_reviews, rules_pages, selectors, signals
 from games.forms import TableCreateForm
 from games.models import ChatMessage, ChatMute, Game, Hand, Seat, Table
 from games.services import chat, presence, shared
 from games.services import tables as tables_service
-from games.table import presenters
+from games.table import display, presenters
 
 INVITES_SESSION_KEY = "table_invites"
 CHAT_HISTORY = 50

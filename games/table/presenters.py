@@ -15,11 +15,12 @@ import orjson
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import display, engine
+from games import engine
 from games.models import Game, Hand, Table
 from games.selectors import LobbySeat, LobbyTable, TableSnapshot
 from games.services import clock
 from games.services import tables as tables_service
+from games.table import display
 
 
 def seat_view(snap: TableSnapshot, seat: int | None) -> dict[str, Any] | None:
@@ -217,7 +218,7 @@ def table_context(
     """The template context of the table's live parts, shared by the page and the socket.
 
     Cards come only from ``state_payload`` (the engine's view for ``seat``), through
-    games.display; the snapshot's full state is deliberately not passed to templates.
+    games.table.display; the snapshot's full state is deliberately not passed to templates.
     ``seat_only``: leave out what only the shared regions read (the score sheet, the log,
     the wild note; games/table_frames.py renders those once per version from a spectator's
     context).

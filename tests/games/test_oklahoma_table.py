@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from games import display, engine, selectors
+from games import engine, selectors
 from games.forms import TableCreateForm
 from games.models import Hand, Table
 from games.services import bot_turns, shared, tables
 from games.services.timeouts import timeout_action
-from games.table import presenters
+from games.table import display, presenters
 from tests.games.conftest import play_one, start_table
 
 

@@ -41,7 +41,7 @@ def test_a_throw_down_table_plays_a_whole_game_with_bots(alice):
 def test_the_scattered_pile_says_what_each_card_lies_over_and_what_a_take_brings():
     view = {"discard": ["KH", "5C", "9D", "2S"], "scatter": [0, 0b1, 0b10, 0b1]}
     legal = [{"type": "take_discard", "depth": 2}]
-    from games import display
+    from games.table import display
 
     pile = display.discard_pile(view, legal)
     assert [card["lies_over"] for card in pile] == ["", "K♥", "5♣", "K♥"]
@@ -80,7 +80,7 @@ def test_a_persian_table_needs_exactly_four_players(alice):
 
 
 def test_the_side_sheet_pools_partners_and_shows_the_game_bonus():
-    from games import display
+    from games.table import display
 
     rows = [
         {
@@ -127,7 +127,7 @@ def test_a_michigan_table_is_one_hand_ranked_by_its_scores(alice, client):
 
 
 def test_michigan_says_stop_where_other_presets_say_rummy():
-    from games import display
+    from games.table import display
 
     view = {"preset": "michigan", "phase": "claim", "to_act": [2], "discard": ["TH"]}
     assert display.claim_word(view) == "Stop"
@@ -185,7 +185,7 @@ def test_the_throw_down_table_page_shows_what_each_discard_lies_over(alice, clie
 
 
 def test_the_hand_end_sums_up_each_side():
-    from games import display
+    from games.table import display
 
     view = {
         "result": {

@@ -14,10 +14,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import display, engine, selectors
+from games import engine, selectors
 from games.models import Hand, Seat, Table
 from games.services import moves, shared, tables, turn_clock
-from games.table import presenters
+from games.table import display, presenters
 from tests.games.conftest import redeal, start_table
 
 NAMES = ["Alice", "Medium bot 2", "Medium bot 3"]

@@ -11,10 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import display, engine, rules_pages, selectors
+from games import engine, rules_pages, selectors
 from games.models import ChatMessage, ChatMute, ChatReport, Game, Hand, Seat, Table
 from games.services import tables
-from games.table import presenters
+from games.table import display, presenters
 from tests.conftest import make_player
 from tests.games.conftest import play_one, start_table
 
