@@ -23,10 +23,10 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from accounts.sockets import AccountSockets, LoginEnded, guarded
-from games import broadcast, layer_retry, selectors, table_frames
+from games import broadcast, layer_retry, selectors
 from games.models import Table
 from games.services import chat, moves, presence, shared
-from games.table import presenters
+from games.table import presenters, table_frames
 
 log = logging.getLogger(__name__)
 
@@ -361,7 +361,7 @@ class TableConsumer(
 
         A user who may no longer watch (removed from a seat at a table without spectators)
         is closed with CLOSE_FORBIDDEN instead of being sent the table. A browser gets only
-        the regions that changed since its last frame (games/table_frames.py), so its frames
+        the regions that changed since its last frame (games/table/table_frames.py), so its frames
         are rendered and sent one at a time: two frames built against the same record could
         otherwise each leave out a region the other changed."""
         cached = None

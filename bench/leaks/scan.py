@@ -64,10 +64,10 @@ def play_games(
     from django.test import Client
 
     from accounts.models import User
-    from games import bots, engine, selectors, table_frames
+    from games import bots, engine, selectors
     from games.models import Game, Hand, Seat, Table
     from games.services import moves, tables
-    from games.table import presenters
+    from games.table import presenters, table_frames
     from tests.games import test_hidden_information as scanner
     from tests.games.test_hidden_information import leaks_in_json
 

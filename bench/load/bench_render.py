@@ -6,7 +6,7 @@ Bot games are played in-process through the real move service (in-memory SQLite,
 leak scan does). After every move each seat's and a spectator's frame is built as the
 socket builds it: the JSON frame (``presenters.state_json``), the whole HTML fragment as
 the page used to receive it (``presenters.state_html``) and the browser frame of
-``games.table_frames`` (shared regions rendered once per version and process, per seat only
+``games.table.table_frames`` (shared regions rendered once per version and process, per seat only
 what differs, only the regions that changed since that socket's last frame). Prints median
 and p95 microseconds per seat and the median bytes of each kind; sides interleaved per
 snapshot, on one pinned core.
@@ -34,11 +34,11 @@ def run(games: int, target: int, seed: int) -> dict[str, Any]:
     from unittest import mock
 
     from accounts.models import User
-    from games import bots, engine, selectors, table_frames
+    from games import bots, engine, selectors
     from games.models import Hand, Seat, Table
     from games.services import moves as moves_service
     from games.services import tables
-    from games.table import presenters
+    from games.table import presenters, table_frames
 
     times: dict[str, list[float]] = {"json": [], "html_whole": [], "html_frame": []}
     sizes: dict[str, list[int]] = {"json": [], "html_whole": [], "html_frame": []}

@@ -220,7 +220,7 @@ def table_context(
     Cards come only from ``state_payload`` (the engine's view for ``seat``), through
     games.table.display; the snapshot's full state is deliberately not passed to templates.
     ``seat_only``: leave out what only the shared regions read (the score sheet, the log,
-    the wild note; games/table_frames.py renders those once per version from a spectator's
+    the wild note; games/table/table_frames.py renders those once per version from a spectator's
     context).
     """
     seat = checked_seat(snap, seat, user)

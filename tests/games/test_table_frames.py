@@ -1,4 +1,4 @@
-"""The browser socket's frames (games/table_frames.py): shared regions rendered once per
+"""The browser socket's frames (games/table/table_frames.py): shared regions rendered once per
 version hold only what every seat may see, and a socket is sent only what changed."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from games import selectors, table_frames
+from games import selectors
 from games.services import moves
-from games.table import presenters
+from games.table import presenters, table_frames
 from tests.games.conftest import play_one, start_table
 from tests.games.test_hidden_information import DEALER_DRAW, hidden_from, leaks_in_text
 
