@@ -5,7 +5,7 @@
 Creates a fresh database ``rummy_bench_moves`` on the ``--pg`` server, starts 4-seat tables
 with a turn clock, and plays them with ``moves.move_submit`` (first legal action of the
 seat to act, no sockets), alternating blocks of moves between the two write paths
-(games.move_statement, and the ORM transaction it replaces) so that both see the same machine
+(services.move_statement, and the ORM transaction it replaces) so that both see the same machine
 noise and the same growth of the tables. Prints each path's median wall and CPU time per move
 and their ratio. Moves that end a hand always take the transaction; they are left out.
 """
@@ -44,9 +44,9 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     from accounts.models import User
-    from games import engine, move_statement, selectors
+    from games import engine, selectors
     from games.models import Hand
-    from games.services import moves
+    from games.services import move_statement, moves
     from games.services import tables as tables_service
 
     tables = []

@@ -15,9 +15,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine, move_statement, signals
+from games import engine, signals
 from games.models import Game, Hand, Move, Seat, Table
-from games.services import clock
+from games.services import clock, move_statement
 from games.services.shared import MoveOutcome, TableError, after_commit, announce
 
 

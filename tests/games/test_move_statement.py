@@ -1,4 +1,5 @@
-"""PostgreSQL's one-statement move write (games.move_statement) against the ORM transaction."""
+"""PostgreSQL's one-statement move write (games.services.move_statement) against the ORM
+transaction."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import move_statement, selectors
+from games import selectors
 from games.models import Hand, Move, Table
+from games.services import move_statement, shared, tables
 from games.services import moves as moves_service
-from games.services import shared, tables
 from tests.conftest import make_player
 from tests.games.conftest import redeal, start_table
 

@@ -3,8 +3,8 @@
 The error is raised by the database itself, by a trigger on the move log: after the version
 swap has been written and before the move row, the worst place (a half-written move would
 leave a version with no move behind it). A trigger bites on both write paths, the ORM
-transaction and PostgreSQL's single statement (games.move_statement), where a patched Python
-method would be bypassed.
+transaction and PostgreSQL's single statement (games.services.move_statement), where a
+patched Python method would be bypassed.
 """
 
 from __future__ import annotations
