@@ -69,8 +69,8 @@ def test_the_name_is_free_for_a_new_player_afterwards(alice, client):
 def _finished_game(table, seats, *, minutes=1):
     import datetime as dt
 
-    from games import history_seed
     from games.models import Game
+    from games.ratings import history_seed
 
     game = history_seed.finished_game(
         table=table,

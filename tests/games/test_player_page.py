@@ -9,9 +9,8 @@ import pytest
 from django.urls import NoReverseMatch
 from django.utils import timezone
 
-from games import history_seed
 from games.models import Game, Rating, Table
-from games.ratings import charts, leaderboard_views, ratings
+from games.ratings import charts, history_seed, leaderboard_views, ratings
 from tests.conftest import make_player
 
 
