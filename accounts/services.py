@@ -20,11 +20,13 @@ def account_delete(*, user: User) -> User:
 
     Games point at the user row; they will show the anonymous name from now on, and what
     they stored by value (names in game rows, default table names) is rewritten to it
-    (games.services.player_forget). Other open sessions end by themselves: the new
+    (games.services.deleted_players.player_forget). Other open sessions end by themselves: the new
     (unusable) password changes the session hash Django checks on every request, and the
     account is inactive; its open sockets are closed by User.save (accounts/sockets.py).
     """
-    from games.services import player_forget  # games builds on accounts, not the reverse
+    from games.services.deleted_players import (
+        player_forget,  # games builds on accounts, not the reverse
+    )
 
     old_username, old_name = user.username, user.display_name
     anonymous = anonymous_name(user.pk)

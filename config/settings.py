@@ -168,7 +168,7 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-# The sweeper (games/sweeper.py) is the backstop for every armed task: overdue turn clocks,
+# The sweeper (games/services/sweeper.py) is the backstop for every armed task: overdue turn clocks,
 # bot moves and next hands, lapsed disconnects, stale tables. Exactly one beat process runs it.
 SWEEP_INTERVAL_SECONDS = float(envint("SWEEP_INTERVAL_SECONDS", 5))
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
@@ -179,7 +179,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 # Celery's in-process test worker instead (see tests/conftest.py).
 CELERY_TASK_ALWAYS_EAGER = False
 
-# --- Live tables (games/clock.py reads these) -------------------------------------------------
+# --- Live tables (games/services/clock.py reads these) --------------------------------------------
 # Seconds a bot "thinks" before its move is applied, so people can follow the play.
 BOT_MOVE_DELAY_SECONDS = float(envint("BOT_MOVE_DELAY_MS", 0 if TESTING else 1200)) / 1000
 # Pause between a hand's end and the next deal, so everyone can read the breakdown.

@@ -1,7 +1,7 @@
 """Staff views of tables, games, hands and moves (read-only), and chat moderation.
 
 Read-only because every write to a game goes through games.services: the admin may only
-abort a broken game (services.table_abort records why and tells the players) and act on
+abort a broken game (tables.table_abort records why and tells the players) and act on
 chat reports (hide the message, suspend the author's account).
 """
 
@@ -15,8 +15,8 @@ from django.contrib.admin.helpers import ActionForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games import services
 from games.models import ChatMessage, ChatReport, Game, Hand, Move, Seat, Table
+from games.services import shared, tables
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -102,8 +102,8 @@ class TableAdmin(ReadOnlyAdmin):
         aborted = 0
         for table in queryset:
             try:
-                services.table_abort(table_id=table.pk, reason=reason)
-            except services.TableError as exc:
+                tables.table_abort(table_id=table.pk, reason=reason)
+            except shared.TableError as exc:
                 self.message_user(request, f"{table}: {exc.message}", messages.WARNING)
             else:
                 aborted += 1

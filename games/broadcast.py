@@ -118,3 +118,34 @@ def table_chat(table_id: int, message_id: int) -> None:
 
 def table_presence(table_id: int, presence: dict[str, object]) -> None:
     _send(table_group(table_id), {"type": "table.presence", "presence": presence})
+
+
+# --- what the services tell (games.signals), connected in GamesConfig.ready() ---------------
+
+
+def _on_table_changed(
+    sender: object, *, table_id: int, version: int, lobby: bool, **_: object
+) -> None:
+    table_changed(table_id, version)
+    if lobby:
+        lobby_changed()
+
+
+def _on_seat_presence_changed(
+    sender: object, *, table_id: int, info: dict[str, object], **_: object
+) -> None:
+    table_presence(table_id, info)
+
+
+def _on_chat_posted(sender: object, *, table_id: int, message_id: int, **_: object) -> None:
+    table_chat(table_id, message_id)
+
+
+def connect_receivers() -> None:
+    from games import signals
+
+    signals.table_changed.connect(_on_table_changed, dispatch_uid="broadcast.table_changed")
+    signals.seat_presence_changed.connect(
+        _on_seat_presence_changed, dispatch_uid="broadcast.seat_presence_changed"
+    )
+    signals.chat_posted.connect(_on_chat_posted, dispatch_uid="broadcast.chat_posted")

@@ -23,8 +23,10 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from accounts.sockets import AccountSockets, LoginEnded, guarded
-from games import broadcast, layer_retry, presenters, selectors, services, table_frames
+from games import broadcast, layer_retry, selectors
 from games.models import Table
+from games.services import chat, moves, presence, shared
+from games.table import presenters, table_frames
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +191,7 @@ class TableConsumer(
             broadcast.table_group(self.table_id), self.channel_name
         )
         if self.heartbeat_at is not None:
-            await db(services.presence_gone)(
+            await db(presence.presence_gone)(
                 table_id=self.table_id, user_id=self._user_id(), socket=self.channel_name
             )
 
@@ -205,11 +207,11 @@ class TableConsumer(
             return
         now = time.monotonic()
         fresh = self.heartbeat_at is not None and (
-            now - self.heartbeat_at < services.presence_expiry_s() / 3
+            now - self.heartbeat_at < presence.presence_expiry_s() / 3
         )
         if unless_fresh and fresh:
             return
-        seated = await db(services.presence_seen)(
+        seated = await db(presence.presence_seen)(
             table_id=self.table_id, user_id=user_id, socket=self.channel_name
         )
         self.heartbeat_at = now if seated else None
@@ -222,7 +224,7 @@ class TableConsumer(
             await self._heartbeat()
         elif self.heartbeat_at is not None:
             self.heartbeat_at = None
-            await db(services.presence_gone)(
+            await db(presence.presence_gone)(
                 table_id=self.table_id, user_id=self._user_id(), socket=self.channel_name
             )
 
@@ -241,7 +243,7 @@ class TableConsumer(
         except LoginEnded as exc:  # the account or session ended while the socket was open
             await self._send_error(frame_id, exc.code, exc.message)
             await self.close(code=exc.close_code, reason=exc.reason)
-        except services.TableError as exc:
+        except shared.TableError as exc:
             await self._send_error(frame_id, exc.code, exc.message, version=exc.version)
             if exc.code in {"stale", "hand_over", "illegal"}:
                 await self._push_state(force=exc.code == "stale")
@@ -324,7 +326,7 @@ class TableConsumer(
         text = frame.get("text")
         if not isinstance(text, str):
             raise ProtocolError("malformed", "A chat message needs text.")
-        await db(guarded(self.account_check, services.chat_post))(
+        await db(guarded(self.account_check, chat.chat_post))(
             table_id=self.table_id, user=self.user, text=text
         )
 
@@ -359,7 +361,7 @@ class TableConsumer(
 
         A user who may no longer watch (removed from a seat at a table without spectators)
         is closed with CLOSE_FORBIDDEN instead of being sent the table. A browser gets only
-        the regions that changed since its last frame (games/table_frames.py), so its frames
+        the regions that changed since its last frame (games/table/table_frames.py), so its frames
         are rendered and sent one at a time: two frames built against the same record could
         otherwise each leave out a region the other changed."""
         cached = None
@@ -448,10 +450,10 @@ class TableConsumer(
             await self.send(text_data=presenters.error_html(code, message, names))
 
 
-def _submit_move(**kwargs: Any) -> tuple[services.MoveOutcome, list[broadcast.Message]]:
+def _submit_move(**kwargs: Any) -> tuple[shared.MoveOutcome, list[broadcast.Message]]:
     """The move service, with its after-commit group sends handed back to the caller's loop."""
     with broadcast.deferred() as messages:
-        outcome = services.move_submit(**kwargs)
+        outcome = moves.move_submit(**kwargs)
     return outcome, messages
 
 

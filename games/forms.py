@@ -11,8 +11,9 @@ from typing import Any
 
 from django import forms
 
-from games import engine, services
+from games import engine
 from games.rules_pages import in_words, option_label
+from games.services import tables
 
 OPTION_PREFIX = "opt_"
 UNTIMED = "untimed"
@@ -286,7 +287,7 @@ class TableCreateForm(HouseRulesForm):  # type: ignore[misc,valid-type]
     fill_with_bots = forms.BooleanField(label="Fill empty seats with bots", required=False)
     bot_level = forms.ChoiceField(
         label="Bot level",
-        choices=[(level, level.title()) for level in services.BOT_LEVELS],
+        choices=[(level, level.title()) for level in tables.BOT_LEVELS],
         initial="easy",
     )
 
@@ -317,7 +318,7 @@ class TableCreateForm(HouseRulesForm):  # type: ignore[misc,valid-type]
         return data
 
     def service_kwargs(self) -> dict[str, Any]:
-        """What services.table_create needs, from cleaned data."""
+        """What tables.table_create needs, from cleaned data."""
         data = self.cleaned_data
         turn = data["turn_seconds"]
         return {

@@ -141,7 +141,7 @@ def replay_review(review: GameReview | None, hand_number: int) -> dict[str, Any]
 
 
 def accuracy_history(user_id: int, limit: int = 50) -> dict[str, list[float]]:
-    """A player's accuracy per reviewed game, oldest first, by rating family (games.ratings).
+    """A player's accuracy per reviewed game, oldest first, by rating family (ratings.ratings).
 
     Only games at public tables: the player page is public, and a private table's replay is
     not. Reads the player's seat and family from the rated result of each game.
@@ -167,7 +167,7 @@ def accuracy_history(user_id: int, limit: int = 50) -> dict[str, list[float]]:
 
 def accuracy_charts(user_id: int, name: str) -> list[dict[str, Any]]:
     """One chart of review accuracy per rating family the player has reviewed games in."""
-    from games import charts, ratings
+    from games.ratings import charts, ratings
 
     return [
         {
@@ -190,7 +190,7 @@ def replay_context(
     """The review part of the replay page: status or progress, each player's accuracy and
     costliest decisions, and for the chosen hand the chart; ``steps`` (display.replay_steps)
     get each reviewed move's verdict under ``step["review"]``."""
-    from games import charts
+    from games.ratings import charts
 
     review = GameReview.objects.filter(game=game).first()
     players = {player.get("user") for player in game.players or []}

@@ -58,7 +58,7 @@ class Table(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     abort_reason = models.CharField(max_length=200, blank=True)
     # What the table waits for when no person has to act, and until when. Set by every write
-    # that changes the game (games.clock); Celery tasks are armed for it and the sweeper
+    # that changes the game (games.services.clock); Celery tasks are armed for it and the sweeper
     # handles whatever is overdue, so a lost task never stalls a table.
     due_kind = models.CharField(max_length=12, blank=True, help_text="bot, clock or next_hand")
     due_at = models.DateTimeField(null=True, blank=True)
@@ -67,7 +67,7 @@ class Table(models.Model):
         blank=True,
         editable=False,
         help_text="The deadline the last armed turn-clock task waits for. A new turn whose "
-        "deadline is no earlier leaves that task to re-arm itself (games.clock.arm_at).",
+        "deadline is no earlier leaves that task to re-arm itself (games.services.clock.arm_at).",
     )
     # Tables run by an outside manager (another app seats the players and starts each game;
     # nobody hosts them). ``hands_per_game`` ends a game after that many hands, highest total
@@ -339,7 +339,7 @@ class ChatReport(models.Model):
 
 
 # --- ratings, results and leaderboard aggregates (issue 7) ----------------------------------
-# Written only by games.ratings (the rate_game task and recompute_ratings); every page reads
+# Written only by games.ratings.ratings (the rate_game task and recompute_ratings); every page reads
 # these rows instead of walking the game history, so leaderboards stay fast with a big one.
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import random
+from datetime import datetime
 
 from celery import shared_task
 from django.conf import settings
@@ -21,9 +22,9 @@ def bot_delay_seconds() -> float:
 
 
 def hand_pause_seconds() -> float:
-    """The pause between hands: defined once, in games.clock (its due moment, which the
+    """The pause between hands: defined once, in games.services.clock (its due moment, which the
     sweeper also reads, and this countdown are the same setting)."""
-    from games import clock
+    from games.services import clock
 
     return clock.hand_pause_s()
 
@@ -53,39 +54,37 @@ def schedule_table_work(
 @shared_task(acks_late=True)
 def play_bot_turn(table_id: int, version: int) -> bool:
     """Let a bot seat that must act at ``version`` act. Returns whether a move was applied."""
-    from games import bot_turns
+    from games.services import bot_turns
 
     return bot_turns.play_one(table_id, version, rng=random.Random())
 
 
 @shared_task(acks_late=True)
 def start_next_hand(table_id: int, version: int) -> bool:
-    from games import services
+    from games.services import tables
 
-    return services.hand_next(table_id=table_id, expected_version=version) is not None
+    return tables.hand_next(table_id=table_id, expected_version=version) is not None
 
 
 @shared_task(acks_late=True)
 def turn_timeout(table_id: int, deadline: str) -> bool:
     """The turn clock (or claim window) armed for ``deadline`` ran out: play the default."""
-    from datetime import datetime
+    from games.services import turn_clock
 
-    from games import services
-
-    return services.clock_expired(table_id=table_id, deadline=datetime.fromisoformat(deadline))
+    return turn_clock.clock_expired(table_id=table_id, deadline=datetime.fromisoformat(deadline))
 
 
 @shared_task(acks_late=True)
 def disconnect_check(table_id: int, seat: int) -> bool:
-    from games import services
+    from games.services import presence
 
-    return services.seat_disconnect_expired(table_id=table_id, seat=seat)
+    return presence.seat_disconnect_expired(table_id=table_id, seat=seat)
 
 
 @shared_task(acks_late=True)
 def sweep() -> dict[str, int]:
     """Celery beat runs this every few seconds: nothing overdue stays overdue."""
-    from games import sweeper
+    from games.services import sweeper
 
     return sweeper.sweep()
 
@@ -99,7 +98,7 @@ def sweep() -> dict[str, int]:
 def rate_game(game_id: int) -> bool:
     """Rate a finished game and update the leaderboard totals; a repeat does nothing, so a
     retry after a lock timeout or a lost race on a new leaderboard row is safe."""
-    from games import ratings
+    from games.ratings import ratings
 
     return ratings.rate_game(game_id)
 
@@ -135,3 +134,39 @@ def review_game_after_commit(game_id: int) -> None:
             review_game.apply_async((game_id,), queue="review")
 
     transaction.on_commit(enqueue)
+
+
+# --- what the services tell (games.signals), connected in GamesConfig.ready() ---------------
+
+
+def _on_table_changed(
+    sender: object, *, table_id: int, version: int, work: object, arm_clock: bool, **_: object
+) -> None:
+    schedule_table_work(table_id, version, work=work, arm_clock=arm_clock)
+
+
+def _on_seat_disconnected(sender: object, *, table_id: int, seat: int, **_: object) -> None:
+    from games.services import clock
+
+    disconnect_check.apply_async((table_id, seat), countdown=clock.disconnect_grace_s())
+
+
+def _on_clock_deadline_moved(
+    sender: object, *, table_id: int, due_at: datetime, **_: object
+) -> None:
+    turn_timeout.apply_async((table_id, due_at.isoformat()), eta=due_at)
+
+
+def _on_game_finished(sender: object, *, game_id: int, **_: object) -> None:
+    rate_game_after_commit(game_id)
+
+
+def connect_receivers() -> None:
+    from games import signals
+
+    signals.table_changed.connect(_on_table_changed, dispatch_uid="tasks.table_changed")
+    signals.seat_disconnected.connect(_on_seat_disconnected, dispatch_uid="tasks.seat_disconnected")
+    signals.clock_deadline_moved.connect(
+        _on_clock_deadline_moved, dispatch_uid="tasks.clock_deadline_moved"
+    )
+    signals.game_finished.connect(_on_game_finished, dispatch_uid="tasks.game_finished")

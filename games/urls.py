@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games import leaderboard_views, views
+from games import views
+from games.ratings import leaderboard_views
 
 urlpatterns = [
     path("", views.home, name="home"),

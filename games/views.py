@@ -25,18 +25,12 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts.models import User
-from games import (
-    display,
-    engine,
-    game_reviews,
-    presenters,
-    rules_pages,
-    selectors,
-    services,
-    signals,
-)
+from games import engine, game_reviews, rules_pages, selectors, signals
 from games.forms import TableCreateForm
 from games.models import ChatMessage, ChatMute, Game, Hand, Seat, Table
+from games.services import chat, presence, shared
+from games.services import tables as tables_service
+from games.table import display, presenters
 
 INVITES_SESSION_KEY = "table_invites"
 CHAT_HISTORY = 50
@@ -125,9 +119,9 @@ def table_create(request: HttpRequest) -> HttpResponse:
             )
         return _lobby(request, form, status=400)
     try:
-        table = services.table_create(host=request.user, **form.service_kwargs())
-    except services.TableError as exc:
-        status = 429 if exc.code in services.TABLE_LIMIT_CODES else 400
+        table = tables_service.table_create(host=request.user, **form.service_kwargs())
+    except shared.TableError as exc:
+        status = 429 if exc.code in tables_service.TABLE_LIMIT_CODES else 400
         if "application/json" in request.headers.get("Accept", ""):
             return JsonResponse({"error": exc.code, "message": exc.message}, status=status)
         form.add_service_error(exc.code, exc.message)
@@ -212,7 +206,7 @@ def _fresh_presence(table: Table, players: list[dict[str, Any]]) -> None:
         seat = seats.get(player["index"])
         bot = seat is not None and (seat.is_bot or bool(seat.user_id and seat.user.is_bot))
         online = seat is not None and selectors.seat_online(seat)
-        player["presence_info"] = services.presence_info(player["index"], online=online, bot=bot)
+        player["presence_info"] = presence.presence_info(player["index"], online=online, bot=bot)
 
 
 def _socket_url(table: Table, seat: int | None) -> str:
@@ -254,7 +248,7 @@ def table_invite(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("table_detail", table_id=table.pk)
 
 
-def _refused(request: HttpRequest, table_id: int, exc: services.TableError) -> HttpResponse:
+def _refused(request: HttpRequest, table_id: int, exc: shared.TableError) -> HttpResponse:
     """A service refusal: inline for htmx, a message on the table page otherwise."""
     if request.htmx:
         html = render_to_string(
@@ -279,7 +273,7 @@ def _index(request: HttpRequest) -> int | None:
     try:
         return int(raw)
     except ValueError:
-        raise services.TableError("no_seat", "There is no such seat.") from None
+        raise shared.TableError("no_seat", "There is no such seat.") from None
 
 
 @require_POST
@@ -293,13 +287,13 @@ def seat_join(request: HttpRequest, table_id: int) -> HttpResponse:
         return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
     table, _seat = _get_table(request, table_id)
     try:
-        services.seat_join(
+        tables_service.seat_join(
             table_id=table_id,
             user=request.user,
             index=_index(request),
             invite=table.invite_token if _may_see(request, table, False) else None,
         )
-    except services.TableError as exc:
+    except shared.TableError as exc:
         if from_lobby and exc.code == "already_seated":  # the shared list offers Join to all
             return HttpResponseClientRedirect(table_url) if request.htmx else redirect(table_url)
         if from_lobby and request.htmx:
@@ -321,9 +315,9 @@ def seat_change(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         index = _index(request)
         if index is None:
-            raise services.TableError("no_seat", "Choose a seat.")
-        services.seat_change(table_id=table_id, user=request.user, index=index)
-    except services.TableError as exc:
+            raise shared.TableError("no_seat", "Choose a seat.")
+        tables_service.seat_change(table_id=table_id, user=request.user, index=index)
+    except shared.TableError as exc:
         return _refused(request, table_id, exc)
     return _done(request, table_id, reload=True)
 
@@ -333,8 +327,8 @@ def seat_change(request: HttpRequest, table_id: int) -> HttpResponse:
 def seat_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     _get_table(request, table_id)
     try:
-        services.seat_leave(table_id=table_id, user=request.user)
-    except services.TableError as exc:
+        tables_service.seat_leave(table_id=table_id, user=request.user)
+    except shared.TableError as exc:
         return _refused(request, table_id, exc)
     if request.htmx:
         return _done(request, table_id, reload=True)
@@ -348,8 +342,8 @@ def hand_ready(request: HttpRequest, table_id: int) -> HttpResponse:
     """ "Ready" between hands: the pause ends once every connected person has said so."""
     _get_table(request, table_id)
     try:
-        services.hand_ready(table_id=table_id, user=request.user)
-    except services.TableError as exc:
+        tables_service.hand_ready(table_id=table_id, user=request.user)
+    except shared.TableError as exc:
         return _refused(request, table_id, exc)
     return _done(request, table_id, reload=False)
 
@@ -360,8 +354,8 @@ def seat_back(request: HttpRequest, table_id: int) -> HttpResponse:
     """ "I'm back": take the seat back from the bot that covered for you."""
     _get_table(request, table_id)
     try:
-        services.seat_back(table_id=table_id, user=request.user)
-    except services.TableError as exc:
+        presence.seat_back(table_id=table_id, user=request.user)
+    except shared.TableError as exc:
         return _refused(request, table_id, exc)
     return _done(request, table_id, reload=False)
 
@@ -375,9 +369,9 @@ def seat_bot(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         index = _index(request)
         if index is None:
-            raise services.TableError("no_seat", "Choose a seat.")
-        services.seat_set_bot(table_id=table_id, by=request.user, index=index, level=level)
-    except services.TableError as exc:
+            raise shared.TableError("no_seat", "Choose a seat.")
+        tables_service.seat_set_bot(table_id=table_id, by=request.user, index=index, level=level)
+    except shared.TableError as exc:
         return _refused(request, table_id, exc)
     return _done(request, table_id, reload=False)
 
@@ -389,9 +383,9 @@ def seat_remove(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         index = _index(request)
         if index is None:
-            raise services.TableError("no_player", "Nobody sits in that seat.")
-        services.seat_remove_player(table_id=table_id, by=request.user, index=index)
-    except services.TableError as exc:
+            raise shared.TableError("no_player", "Nobody sits in that seat.")
+        tables_service.seat_remove_player(table_id=table_id, by=request.user, index=index)
+    except shared.TableError as exc:
         return _refused(request, table_id, exc)
     return _done(request, table_id, reload=False)
 
@@ -402,8 +396,8 @@ def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
     """Start the game, or play again with the same seats once a game is over."""
     _get_table(request, table_id)
     try:
-        services.table_start(table_id=table_id, by=request.user)
-    except services.TableError as exc:
+        tables_service.table_start(table_id=table_id, by=request.user)
+    except shared.TableError as exc:
         return _refused(request, table_id, exc)
     return _done(request, table_id, reload=False)
 
@@ -418,10 +412,10 @@ def chat_mute(request: HttpRequest, user_id: int) -> HttpResponse:
     unmute = request.POST.get("unmute") == "1"
     try:
         if unmute:
-            services.chat_unmute(user=request.user, muted=muted)
+            chat.chat_unmute(user=request.user, muted=muted)
         else:
-            services.chat_mute(user=request.user, muted=muted)
-    except services.TableError as exc:
+            chat.chat_mute(user=request.user, muted=muted)
+    except shared.TableError as exc:
         return HttpResponse(exc.message, status=400)
     response = HttpResponse(status=204)
     if not unmute:
@@ -433,10 +427,10 @@ def chat_mute(request: HttpRequest, user_id: int) -> HttpResponse:
 @require_POST
 def chat_report(request: HttpRequest, message_id: int) -> HttpResponse:
     try:
-        services.chat_report(
+        chat.chat_report(
             message_id=message_id, reporter=request.user, reason=request.POST.get("reason", "")
         )
-    except services.TableError as exc:
+    except shared.TableError as exc:
         return HttpResponse(exc.message, status=400)
     return render(request, "games/partials/reported.html", {"message_id": message_id})
 

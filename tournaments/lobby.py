@@ -13,7 +13,7 @@ from datetime import datetime
 
 from django.db.models import Count, Prefetch, QuerySet
 
-from games import display
+from games.table import display
 from tournaments import selectors
 from tournaments.models import Level, Tournament
 

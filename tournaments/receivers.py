@@ -32,7 +32,7 @@ def on_hand_finished(sender: Any, *, table_id: int, game_over: bool, **kwargs: A
 
 def on_hand_pause_over(sender: Any, *, table_id: int, **kwargs: Any) -> None:
     """Everyone at a tournament table said Ready: advance now rather than at the pause's
-    end (``advance`` asks games.clock whether the pause is really over, table by table)."""
+    end (``advance`` asks games.services.clock whether the pause is really over, table by table)."""
     tournament_id = (
         TournamentTable.objects.filter(table_id=table_id).values_list("tournament_id", flat=True)
     ).first()

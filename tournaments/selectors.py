@@ -230,7 +230,7 @@ def player_results(user: Any, limit: int = 20) -> list[Entry]:
 
 
 # A bot account entered in a tournament is played like a person's seat on autoplay, and
-# games.bot_turns plays a seat without a bot level of its own at this level.
+# games.services.bot_turns plays a seat without a bot level of its own at this level.
 ENTRANT_BOT_LEVEL = "easy"
 
 

@@ -8,7 +8,7 @@ rebalance, deal the next round). It is idempotent, so the Celery task armed when
 the sweeper and a worker restarted in the middle may all call it: work done is never redone
 (each table records the last round it settled) and nothing is lost (the state is in the rows).
 
-Live play sits on managed ``games`` tables (``games.services.managed_game_start``); the
+Live play sits on managed ``games`` tables (``games.services.managed.managed_game_start``); the
 headless simulation (``simulate_tournament``) calls ``round_start(live=False)``,
 ``hand_settle`` and ``round_finish`` itself with hands the engine played in-process.
 """
@@ -30,8 +30,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engine
-from games import services as games
 from games.models import Game, Hand, Seat
+from games.services import managed, shared
+from games.services import tables as tables_service
 from tournaments import balancing, prizes, schedule, settlement
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
 
@@ -388,7 +389,7 @@ def start(
                 round_start(tournament=t, live=live, rng=rng, now=now)
             else:
                 _start_single(t, entries, rng)
-        except games.TableError as exc:
+        except shared.TableError as exc:
             raise TournamentError("table", exc.message) from None
         _changed(t.pk)
     return t
@@ -407,7 +408,7 @@ def _stacks(t: Tournament, entries: list[Entry]) -> None:
 def _new_table(t: Tournament, number: int, size: int, *, live: bool) -> TournamentTable:
     live_table = None
     if live:
-        live_table = games.managed_table_create(
+        live_table = managed.managed_table_create(
             name=f"{t.name} · table {number}",
             preset=t.preset,
             options=_options(t),
@@ -436,7 +437,7 @@ def _start_single(t: Tournament, entries: list[Entry], rng: random.Random) -> No
     t.bot_results = []
     t.save(update_fields=["round", "bot_results"])
     assert table.table is not None
-    game = games.managed_game_start(
+    game = managed.managed_game_start(
         table_id=table.table.pk,
         players=players,
         hands_per_game=t.hands if t.format == Tournament.Format.QUICK else None,
@@ -485,7 +486,7 @@ def pause(*, tournament_id: int, now: datetime | None = None) -> Tournament:
         t.paused_at = now or timezone.now()
         t.save(update_fields=["status", "paused_at"])
         for table in _live_tables(t):
-            games.table_pause(table_id=table.table_id)  # type: ignore[arg-type]
+            managed.table_pause(table_id=table.table_id)  # type: ignore[arg-type]
         _changed(t.pk)
     return t
 
@@ -510,7 +511,7 @@ def resume(*, tournament_id: int, now: datetime | None = None) -> Tournament:
             t.paused_at = None
             fields += ["status", "paused_at", "paused_seconds"]
             for table in _live_tables(t):
-                games.table_resume(table_id=table.table_id)  # type: ignore[arg-type]
+                managed.table_resume(table_id=table.table_id)  # type: ignore[arg-type]
         t.save(update_fields=fields)
         _changed(t.pk)
     _arm(t.pk)
@@ -567,8 +568,8 @@ def disqualify(*, tournament_id: int, user: User, now: datetime | None = None) -
         entry.out_round = t.round
         entry.save(update_fields=["status", "chips", "place", "out_at", "out_round"])
         if table is not None and table.table_id is not None:
-            with contextlib.suppress(games.TableError):  # between games: nothing to hand over
-                games.seat_leave(table_id=table.table_id, user=user)
+            with contextlib.suppress(shared.TableError):  # between games: nothing to hand over
+                tables_service.seat_leave(table_id=table.table_id, user=user)
         if t.is_mtt and not Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING):
             _end_mtt(t, now)  # nobody left to play: those out before them take the places
         _changed(t.pk)
@@ -657,7 +658,7 @@ def round_start(
             by_id[pk].table = table
             by_id[pk].seat = seat
         if live and table.table_id is not None:
-            games.managed_game_start(
+            managed.managed_game_start(
                 table_id=table.table_id,
                 players=[by_id[pk].user for pk in members],
                 hands_per_game=1,
@@ -1069,8 +1070,9 @@ def _advance_mtt(t: Tournament, now: datetime) -> bool:
 
 def _pause_left(t: Tournament, now: datetime) -> float:
     """Seconds left of the pause after the round's hands: the longest of its tables' pauses,
-    each as games.clock defines it (so a table whose people all said Ready waits no more)."""
-    from games import clock
+    each as games.services.clock defines it (so a table whose people all said Ready waits no
+    more)."""
+    from games.services import clock
 
     live = TournamentTable.objects.filter(tournament=t, round=t.round, table__isnull=False)
     tables = live.values_list("table_id", flat=True)
@@ -1220,7 +1222,7 @@ def _between_hands(t: Tournament, table: TournamentTable, game: Game, now: datet
     STT: when leaders tie at or over the target, the others are out (placed by total) and the
     tied leaders play on, one-hand games among themselves until one scores alone on top.
     """
-    from games import clock
+    from games.services import clock
 
     hand = Hand.objects.filter(game=game).order_by("-number").first()
     if hand is None or hand.status != Hand.Status.OVER:
@@ -1242,11 +1244,11 @@ def _between_hands(t: Tournament, table: TournamentTable, game: Game, now: datet
         and len(leaders) > 1
         and _playoff_possible(t, game, leaders)
     ):
-        games.game_end(table_id=table.table_id, winners=[])
+        managed.game_end(table_id=table.table_id, winners=[])
         _place(t, game, [u for u in units if u not in leaders], units, now, score=True)
         _playoff(t, table, game, [seat for unit in leaders for seat in unit])
         return True
-    return games.hand_next(table_id=table.table_id) is not None or changed
+    return tables_service.hand_next(table_id=table.table_id) is not None or changed
 
 
 def _write_scores(t: Tournament, game: Game, totals: list[int]) -> bool:
@@ -1276,7 +1278,7 @@ def _playoff(t: Tournament, table: TournamentTable, game: Game, seats: list[int]
     t.save(update_fields=["round"])
     table.round = t.round
     table.save(update_fields=["round"])
-    new = games.managed_game_start(
+    new = managed.managed_game_start(
         table_id=table.table_id,
         players=players,
         hands_per_game=1,

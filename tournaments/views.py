@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from games import display
+from games.table import display
 from tournaments import lobby as lobby_rows
 from tournaments import selectors, services
 from tournaments.forms import LobbyFilterForm

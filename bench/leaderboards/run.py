@@ -90,7 +90,7 @@ def measure(path: str, reps: int) -> tuple[float, float, int, int]:
 
 
 def explain() -> None:
-    from games import leaderboards
+    from games.ratings import leaderboards
 
     for board, params in [
         ("rating", {}),
@@ -119,8 +119,8 @@ def explain() -> None:
         print(f"\n### {board} {params}: the page count\n\n```\n{plan}\n```")
     from django.db.models import Count
 
-    from games import ratings
     from games.models import GameResult, PlayerPeriodStats
+    from games.ratings import ratings
 
     heavy = GameResult.objects.values("user_id").annotate(n=Count("id")).order_by("-n").first()
     user = heavy["user_id"]

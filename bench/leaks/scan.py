@@ -64,8 +64,10 @@ def play_games(
     from django.test import Client
 
     from accounts.models import User
-    from games import bots, engine, presenters, selectors, services, table_frames
+    from games import bots, engine, selectors
     from games.models import Game, Hand, Seat, Table
+    from games.services import moves, tables
+    from games.table import presenters, table_frames
     from tests.games import test_hidden_information as scanner
     from tests.games.test_hidden_information import leaks_in_json
 
@@ -182,12 +184,12 @@ def play_games(
             )
             host_client = Client()
             host_client.force_login(host, backend="django.contrib.auth.backends.ModelBackend")
-            table = services.table_create(
+            table = tables.table_create(
                 host=host, name=f"Leaks {number}", preset=preset,
                 options={"target": target}, num_seats=seats, turn_seconds=60,
                 fill_with_bots=True, bot_level="easy",
             )  # fmt: skip
-            services.table_start(table_id=table.pk, by=host)
+            tables.table_start(table_id=table.pk, by=host)
             Seat.objects.filter(table=table, index=0).update(autoplay=True)
             for _ in range(100_000):
                 snap = selectors.load_snapshot(table.pk)
@@ -197,12 +199,12 @@ def play_games(
                 if snap.hand.status == Hand.Status.OVER:
                     totals["hands"] += 1
                     replay_page_hidden(snap.game, [host_client])
-                    services.hand_next(table_id=table.pk)
+                    tables.hand_next(table_id=table.pk)
                     continue
                 seat = snap.state.to_act[0]
                 legal = engine.legal_actions(snap.state, seat)
                 action = bots.choose_action("easy", engine.view(snap.state, seat), legal, rng)
-                services.move_submit(
+                moves.move_submit(
                     table_id=table.pk, seat=seat, action=engine.action_to_json(action),
                     expected_version=snap.version,
                 )  # fmt: skip

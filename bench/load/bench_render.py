@@ -6,7 +6,7 @@ Bot games are played in-process through the real move service (in-memory SQLite,
 leak scan does). After every move each seat's and a spectator's frame is built as the
 socket builds it: the JSON frame (``presenters.state_json``), the whole HTML fragment as
 the page used to receive it (``presenters.state_html``) and the browser frame of
-``games.table_frames`` (shared regions rendered once per version and process, per seat only
+``games.table.table_frames`` (shared regions rendered once per version and process, per seat only
 what differs, only the regions that changed since that socket's last frame). Prints median
 and p95 microseconds per seat and the median bytes of each kind; sides interleaved per
 snapshot, on one pinned core.
@@ -34,8 +34,11 @@ def run(games: int, target: int, seed: int) -> dict[str, Any]:
     from unittest import mock
 
     from accounts.models import User
-    from games import bots, engine, presenters, selectors, services, table_frames
+    from games import bots, engine, selectors
     from games.models import Hand, Seat, Table
+    from games.services import moves as moves_service
+    from games.services import tables
+    from games.table import presenters, table_frames
 
     times: dict[str, list[float]] = {"json": [], "html_whole": [], "html_frame": []}
     sizes: dict[str, list[int]] = {"json": [], "html_whole": [], "html_frame": []}
@@ -47,12 +50,12 @@ def run(games: int, target: int, seed: int) -> dict[str, Any]:
             host = User.objects.create_user(
                 username=f"rhost{number}", password="x", display_name=f"Host {number}"
             )
-            table = services.table_create(
+            table = tables.table_create(
                 host=host, name=f"Render {number}", preset="standard",
                 options={"target": target}, num_seats=4, turn_seconds=60,
                 fill_with_bots=True, bot_level="easy",
             )  # fmt: skip
-            services.table_start(table_id=table.pk, by=host)
+            tables.table_start(table_id=table.pk, by=host)
             Seat.objects.filter(table=table, index=0).update(autoplay=True)
             sent: dict[int | None, dict[str, str]] = {}
             for _ in range(100_000):
@@ -78,12 +81,12 @@ def run(games: int, target: int, seed: int) -> dict[str, Any]:
                 if snap.table.status != Table.Status.PLAYING:
                     break
                 if snap.hand.status == Hand.Status.OVER:
-                    services.hand_next(table_id=table.pk)
+                    tables.hand_next(table_id=table.pk)
                     continue
                 seat = snap.state.to_act[0]
                 legal = engine.legal_actions(snap.state, seat)
                 action = bots.choose_action("easy", engine.view(snap.state, seat), legal, rng)
-                services.move_submit(
+                moves_service.move_submit(
                     table_id=table.pk, seat=seat, action=engine.action_to_json(action),
                     expected_version=snap.version,
                 )  # fmt: skip

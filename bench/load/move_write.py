@@ -3,9 +3,9 @@
     .venv/bin/python -m bench.load.move_write --tables 20 --rounds 6
 
 Creates a fresh database ``rummy_bench_moves`` on the ``--pg`` server, starts 4-seat tables
-with a turn clock, and plays them with ``services.move_submit`` (first legal action of the
+with a turn clock, and plays them with ``moves.move_submit`` (first legal action of the
 seat to act, no sockets), alternating blocks of moves between the two write paths
-(games.move_statement, and the ORM transaction it replaces) so that both see the same machine
+(services.move_statement, and the ORM transaction it replaces) so that both see the same machine
 noise and the same growth of the tables. Prints each path's median wall and CPU time per move
 and their ratio. Moves that end a hand always take the transaction; they are left out.
 """
@@ -44,8 +44,10 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     from accounts.models import User
-    from games import engine, move_statement, selectors, services
+    from games import engine, selectors
     from games.models import Hand
+    from games.services import move_statement, moves
+    from games.services import tables as tables_service
 
     tables = []
     for t in range(args.tables):
@@ -53,13 +55,13 @@ def main() -> None:
             User.objects.create_user(username=f"m{t}x{s}", email=f"m{t}x{s}@example.com")
             for s in range(4)
         ]
-        table = services.table_create(
+        table = tables_service.table_create(
             host=users[0], name=f"Moves {t}", preset="standard",
             options={"target": 100000}, num_seats=4, turn_seconds=300,
         )  # fmt: skip
         for user in users[1:]:
-            services.seat_join(table_id=table.pk, user=user)
-        services.table_start(table_id=table.pk, by=users[0])
+            tables_service.seat_join(table_id=table.pk, user=user)
+        tables_service.table_start(table_id=table.pk, by=users[0])
         tables.append(table.pk)
 
     def one_move(table_id: int) -> tuple[float, float] | None:
@@ -67,7 +69,7 @@ def main() -> None:
         snap = selectors.load_snapshot(table_id)
         state = snap.state
         if snap.hand is None or snap.hand.status != Hand.Status.PLAYING or not state.to_act:
-            services.hand_next(table_id=table_id, expected_version=snap.version)
+            tables_service.hand_next(table_id=table_id, expected_version=snap.version)
             return None
         seat = state.to_act[0]
         legal = engine.legal_actions(state, seat)
@@ -75,7 +77,7 @@ def main() -> None:
         action = ends[-1]
         after, _ = engine.apply(state, action)
         wall, cpu = time.perf_counter(), time.process_time()
-        services.move_submit(
+        moves.move_submit(
             table_id=table_id, seat=seat, action=engine.action_to_json(action),
             expected_version=snap.version,
         )  # fmt: skip

@@ -162,7 +162,7 @@ def http_summary(times: list[float], errors: int) -> dict[str, Any]:
     }
 
 
-# The page's regions in a browser frame (games/table_frames.py): each a top-level element
+# The page's regions in a browser frame (games/table/table_frames.py): each a top-level element
 # that htmx swaps by id. Only the attributes table.js acts on are read.
 _REGION = re.compile(r'<(?:div|section|p) id="([\w-]+)" hx-swap-oob="true"')
 _ATTR = re.compile(r'data-(version|status|phase|my-turn|legal)="([^"]*)"')

@@ -22,7 +22,7 @@ def main(count: int, seats: int, prefix: str, target: int = 500) -> None:
     from django.contrib.sessions.backends.db import SessionStore
 
     from accounts.models import User
-    from games import services
+    from games.services import tables as tables_service
 
     tables = []
     for t in range(count):
@@ -33,7 +33,7 @@ def main(count: int, seats: int, prefix: str, target: int = 500) -> None:
                 username=name, defaults={"display_name": name, "email": f"{name}@example.com"}
             )
             users.append(user)
-        table = services.table_create(
+        table = tables_service.table_create(
             host=users[0],
             name=f"Load {t}",
             preset="standard",
@@ -42,8 +42,8 @@ def main(count: int, seats: int, prefix: str, target: int = 500) -> None:
             turn_seconds=300,
         )
         for user in users[1:]:
-            services.seat_join(table_id=table.pk, user=user)
-        services.table_start(table_id=table.pk, by=users[0])
+            tables_service.seat_join(table_id=table.pk, user=user)
+        tables_service.table_start(table_id=table.pk, by=users[0])
         cookies = []
         for user in users:
             session = SessionStore()
@@ -59,11 +59,12 @@ def main(count: int, seats: int, prefix: str, target: int = 500) -> None:
 def close(table_ids: list[int]) -> None:
     """Stop a level's tables, so nothing plays on them while the next level is measured."""
     django.setup()
-    from games import services
+    from games.services import shared
+    from games.services import tables as tables_service
 
     for table_id in table_ids:
-        with contextlib.suppress(services.TableError):  # already over
-            services.table_abort(table_id=table_id, reason="Benchmark level over.")
+        with contextlib.suppress(shared.TableError):  # already over
+            tables_service.table_abort(table_id=table_id, reason="Benchmark level over.")
 
 
 if __name__ == "__main__":

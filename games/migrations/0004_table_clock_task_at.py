@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='table',
             name='clock_task_at',
-            field=models.DateTimeField(blank=True, editable=False, help_text='The deadline the last armed turn-clock task waits for. A new turn whose deadline is no earlier leaves that task to re-arm itself (games.clock.arm_at).', null=True),
+            field=models.DateTimeField(blank=True, editable=False, help_text='The deadline the last armed turn-clock task waits for. A new turn whose deadline is no earlier leaves that task to re-arm itself (games.services.clock.arm_at).', null=True),
         ),
     ]

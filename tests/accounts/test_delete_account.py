@@ -69,8 +69,8 @@ def test_the_name_is_free_for_a_new_player_afterwards(alice, client):
 def _finished_game(table, seats, *, minutes=1):
     import datetime as dt
 
-    from games import history_seed
     from games.models import Game
+    from games.ratings import history_seed
 
     game = history_seed.finished_game(
         table=table,
@@ -100,13 +100,13 @@ def test_finished_games_show_the_anonymous_name_and_keep_the_others(alice, bob):
 
 
 def test_default_table_names_lose_the_name_and_chosen_ones_stay(alice):
-    from games import services
+    from games.services import tables
 
-    default = services.table_create(
+    default = tables.table_create(
         host=alice, name="", preset="standard", options={}, num_seats=2, turn_seconds=60
     )
     assert default.name == "Alice's table"
-    chosen = services.table_create(
+    chosen = tables.table_create(
         host=alice, name="Friday cards", preset="standard", options={}, num_seats=2,
         turn_seconds=60,
     )  # fmt: skip
@@ -117,8 +117,8 @@ def test_default_table_names_lose_the_name_and_chosen_ones_stay(alice):
 
 
 def test_deleting_removes_the_accounts_ratings_and_results(alice, bob):
-    from games import ratings
     from games.models import GameResult, PlayerPeriodStats, Rating
+    from games.ratings import ratings
 
     game = _finished_game(_history_table(), [alice, bob])
     ratings.rate_game(game.pk)
@@ -130,8 +130,8 @@ def test_deleting_removes_the_accounts_ratings_and_results(alice, bob):
 
 
 def test_a_game_finishing_after_deletion_rates_nobody_deleted(alice, bob):
-    from games import ratings
     from games.models import GameResult, PlayerPeriodStats, Rating
+    from games.ratings import ratings
 
     account_delete(user=alice)
     game = _finished_game(_history_table(), [alice, bob])
@@ -142,8 +142,8 @@ def test_a_game_finishing_after_deletion_rates_nobody_deleted(alice, bob):
 
 
 def test_rebuilding_every_rating_writes_none_for_a_deleted_account(alice, bob):
-    from games import ratings
     from games.models import GameResult, PlayerPeriodStats, Rating
+    from games.ratings import ratings
 
     _finished_game(_history_table(), [alice, bob])
     account_delete(user=alice)

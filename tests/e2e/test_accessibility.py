@@ -15,8 +15,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 
-from games import services
 from games.models import Game, Table
+from games.services import tables
 from tests.conftest import make_player
 from tests.e2e.test_table_play import on_server_side, sign_up
 from tests.games.test_views import finish_game
@@ -29,16 +29,16 @@ def build_pages() -> dict[str, str]:
     """Tables, a finished game and a tournament to look at; their paths by name."""
     alice = get_user_model().objects.get(username="alice")
     bob = make_player("bob", "Bob")
-    playing = services.table_create(
+    playing = tables.table_create(
         host=alice, name="Alice's game", preset="standard", options={}, num_seats=3,
         turn_seconds=60, fill_with_bots=True,
     )  # fmt: skip
-    services.table_start(table_id=playing.pk, by=alice)
-    finished = services.table_create(
+    tables.table_start(table_id=playing.pk, by=alice)
+    finished = tables.table_create(
         host=bob, name="Bob's game", preset="standard", options={"target": 50}, num_seats=3,
         turn_seconds=60, fill_with_bots=True,
     )  # fmt: skip
-    services.table_start(table_id=finished.pk, by=bob)
+    tables.table_start(table_id=finished.pk, by=bob)
     game: Game = finish_game(Table.objects.get(pk=finished.pk))
     cup = make_tournament(name="Winter cup")
     return {

@@ -17,8 +17,9 @@ from django.conf import settings
 from django.test import Client
 
 from config.private_redis import PrivateRedis
-from games import selectors, services
+from games import selectors
 from games.models import Table
+from games.services import moves, tables
 from tests.e2e.test_table_play import card_button, on_server_side
 from tests.games.conftest import redeal
 from tests.resilience.stack import (
@@ -41,7 +42,7 @@ def two_player_table(alice, bob, *, dealer: int) -> int:
 
     def work() -> int:
         with mock.patch("games.tasks.schedule_table_work"):
-            table = services.table_create(
+            table = tables.table_create(
                 host=alice,
                 name="Faults",
                 preset="standard",
@@ -49,8 +50,8 @@ def two_player_table(alice, bob, *, dealer: int) -> int:
                 num_seats=2,
                 turn_seconds=300,
             )
-            services.seat_join(table_id=table.pk, user=bob, index=1)
-            services.table_start(table_id=table.pk, by=alice)
+            tables.seat_join(table_id=table.pk, user=bob, index=1)
+            tables.table_start(table_id=table.pk, by=alice)
             table.refresh_from_db()
             redeal(table, dealer=dealer)
         return table.pk
@@ -106,13 +107,13 @@ def test_a_restarted_web_process_is_rejoined_resynced_and_played_on(
 
         def bob_plays() -> None:  # while the web process is down
             snap = selectors.load_snapshot(table_id)
-            services.move_submit(
+            moves.move_submit(
                 table_id=table_id, seat=1, action={"type": "draw_stock"},
                 expected_version=snap.version,
             )  # fmt: skip
             snap = selectors.load_snapshot(table_id)
             card = snap.state.hands[1][0]
-            services.move_submit(
+            moves.move_submit(
                 table_id=table_id, seat=1, action={"type": "discard", "card": card},
                 expected_version=snap.version,
             )  # fmt: skip

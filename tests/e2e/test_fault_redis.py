@@ -16,8 +16,9 @@ from unittest import mock
 import pytest
 
 from config.private_redis import PrivateRedis
-from games import selectors, services
+from games import selectors
 from games.models import Table
+from games.services import tables
 from tests.e2e.test_fault_daphne import open_table, version_of
 from tests.e2e.test_table_play import card_button, on_server_side
 from tests.games.conftest import redeal
@@ -41,11 +42,11 @@ def fault_redis() -> Iterator[PrivateRedis]:
 def alice_against_a_bot(alice) -> int:
     def work() -> int:
         with mock.patch("games.tasks.schedule_table_work"):
-            table = services.table_create(
+            table = tables.table_create(
                 host=alice, name="Redis", preset="standard", options={"target": 5000},
                 num_seats=2, turn_seconds=300, fill_with_bots=True, bot_level="easy",
             )  # fmt: skip
-            services.table_start(table_id=table.pk, by=alice)
+            tables.table_start(table_id=table.pk, by=alice)
             table.refresh_from_db()
             redeal(table, dealer=1)  # Alice first
         return table.pk

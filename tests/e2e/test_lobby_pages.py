@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games import services
+from games.services import tables
 from tests.e2e.test_table_play import sign_up
 
 
@@ -33,7 +33,7 @@ def test_the_rummy_call_seconds_show_only_while_rummy_calls_are_on(page: Any, li
 @pytest.mark.e2e
 def test_join_in_the_lobby_sits_down_at_once(page: Any, live_server_url):
     bob = User.objects.create_user("bob", "bob@example.com", "x", display_name="Bob")
-    table = services.table_create(
+    table = tables.table_create(
         host=bob, name="Bob's game", preset="standard", options={}, num_seats=3, turn_seconds=60
     )
     sign_up(page, live_server_url, "alice", "Alice")

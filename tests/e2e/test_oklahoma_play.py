@@ -16,8 +16,9 @@ import re
 
 import pytest
 
-from games import bot_turns, broadcast, engine, selectors
+from games import broadcast, engine, selectors
 from games.models import Table
+from games.services import bot_turns
 from tests.e2e.test_table_play import (
     card_button,
     on_server_side,

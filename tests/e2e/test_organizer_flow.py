@@ -20,8 +20,8 @@ from pathlib import Path
 
 from django.contrib.auth.models import Group
 
-from games import bot_turns
 from games.models import Seat, Table
+from games.services import bot_turns
 from tests.conftest import PASSWORD, make_player
 from tests.e2e.test_table_play import (
     on_server_side,

@@ -18,8 +18,9 @@ import re
 
 import pytest
 
-from games import bot_turns, broadcast, engine, selectors
+from games import broadcast, engine, selectors
 from games.models import Hand, Seat, Table
+from games.services import bot_turns
 from tests.e2e.test_table_play import (
     on_server_side,
     select,

@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
-from games import broadcast, engine, selectors, services
+from games import broadcast, engine, selectors
 from games.models import Hand, Table
+from games.services import moves, tables
 from tests.conftest import make_player
 from tests.e2e.test_table_one_screen import assert_one_screen, card, log_in, my_turn, pick
 from tests.e2e.test_table_play import on_server_side, server_channel_layer  # noqa: F401
@@ -39,13 +40,13 @@ pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("server_channel_layer")]
 def _submit(table_id: int, seat: int, action: dict[str, Any]) -> None:
     """One move on the server, then every Rummy call passed (if the rules open a window)."""
     snap = selectors.load_snapshot(table_id)
-    services.move_submit(table_id=table_id, seat=seat, action=action, expected_version=snap.version)
+    moves.move_submit(table_id=table_id, seat=seat, action=action, expected_version=snap.version)
     for _ in range(4):
         snap = selectors.load_snapshot(table_id)
         if snap.state.phase != engine.Phase.CLAIM:
             return
         for waiting in snap.state.to_act:
-            services.move_submit(
+            moves.move_submit(
                 table_id=table_id,
                 seat=waiting,
                 action={"type": "pass_claim"},
@@ -58,7 +59,7 @@ def _new_table(*, sound: bool = False) -> Table:
 
     alice = User.objects.filter(username="alice").first() or make_player("alice", "Alice")
     User.objects.filter(pk=alice.pk).update(sound=sound)
-    table = services.table_create(
+    table = tables.table_create(
         host=alice,
         name="Moves",
         preset="standard",
@@ -67,7 +68,7 @@ def _new_table(*, sound: bool = False) -> Table:
         turn_seconds=300,
         fill_with_bots=True,
     )
-    services.table_start(table_id=table.pk, by=alice)
+    tables.table_start(table_id=table.pk, by=alice)
     table.refresh_from_db()
     return table
 
@@ -232,7 +233,7 @@ def deal_to_go_out(table_id: int) -> int:
     def work() -> int:
         table = Table.objects.get(pk=table_id)
         if Hand.objects.filter(game__table=table, status=Hand.Status.OVER).exists():
-            services.hand_next(table_id=table_id)
+            tables.hand_next(table_id=table_id)
             table.refresh_from_db()
         rules = engine.Rules.from_json(table.rules)
         deck = engine.stack_deck(

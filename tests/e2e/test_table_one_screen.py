@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
-from games import bot_turns, broadcast, engine, selectors, services
+from games import broadcast, engine, selectors
 from games.models import Table
+from games.services import bot_turns, tables
 from tests.conftest import PASSWORD, make_player
 from tests.e2e.test_table_play import on_server_side, server_channel_layer  # noqa: F401
 from tests.games.conftest import redeal
@@ -49,7 +50,7 @@ def bot_table(seats: int, *, stacked: bool) -> tuple[int, int]:
         from accounts.models import User
 
         alice = User.objects.filter(username="alice").first() or make_player("alice", "Alice")
-        table = services.table_create(
+        table = tables.table_create(
             host=alice,
             name=f"{seats} seats",
             preset="standard",
@@ -58,7 +59,7 @@ def bot_table(seats: int, *, stacked: bool) -> tuple[int, int]:
             turn_seconds=300,
             fill_with_bots=True,
         )
-        services.table_start(table_id=table.pk, by=alice)
+        tables.table_start(table_id=table.pk, by=alice)
         table.refresh_from_db()
         rules = engine.Rules.from_json(table.rules)
         if stacked:

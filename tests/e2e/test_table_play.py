@@ -7,7 +7,7 @@ through the page: taking from the pile, a refused discard with the engine's reas
 melds, lay-offs, draws with the keyboard, discards, until Alice goes out.
 
 The bot's turns run in this process through the same code a Celery worker runs
-(games.bot_turns.play_one); its broadcasts reach the Daphne server through the server's own
+(games.services.bot_turns.play_one); its broadcasts reach the Daphne server through the server's own
 cross-process channel layer, so the browsers see the bot's moves live.
 
     Seat 0 Alice: 5♥ 6♥ 7♥ 9♣ 9♦ 2♠ K♦    up-card 9♠
@@ -28,8 +28,9 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import bot_turns, broadcast, engine, selectors
+from games import broadcast, engine, selectors
 from games.models import Hand, Table
+from games.services import bot_turns
 from tests.e2e.conftest import ARTIFACTS
 from tests.games.conftest import redeal
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.models import Table
+from games.services import tables
 from tests.e2e.test_fault_daphne import open_table
 from tests.e2e.test_table_play import on_server_side, server_channel_layer  # noqa: F401
 
@@ -27,16 +27,16 @@ def test_a_removed_player_sees_the_page_refused(
     bob,
 ) -> None:
     def waiting_table() -> int:
-        table = services.table_create(
+        table = tables.table_create(
             host=alice, name="No watchers", preset="standard", options={}, num_seats=3,
             turn_seconds=60, spectators_allowed=False,
         )  # fmt: skip
-        services.seat_join(table_id=table.pk, user=bob)
+        tables.seat_join(table_id=table.pk, user=bob)
         return table.pk
 
     table_id = on_server_side(waiting_table)
     page = open_table(browser, bob, live_server_url, table_id)
-    on_server_side(lambda: services.seat_remove_player(table_id=table_id, by=alice, index=1))
+    on_server_side(lambda: tables.seat_remove_player(table_id=table_id, by=alice, index=1))
     page.locator("#connection", has_text="not live: refused").wait_for()
     # refused means refused: the page does not come back on its own
     page.wait_for_timeout(3000)

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from games import clock, engine, selectors, services
+from games import engine, selectors
 from games.models import Table
+from games.services import clock, moves, tables
 
 
 @pytest.fixture(autouse=True)
@@ -21,7 +22,7 @@ def _fresh_snapshots(settings):
 
 
 def start_table(host, *, seats: int = 4, preset: str = "standard", **options) -> Table:
-    table = services.table_create(
+    table = tables.table_create(
         host=host,
         name="Test table",
         preset=preset,
@@ -30,7 +31,7 @@ def start_table(host, *, seats: int = 4, preset: str = "standard", **options) ->
         turn_seconds=60,
         fill_with_bots=True,
     )
-    services.table_start(table_id=table.pk, by=host)
+    tables.table_start(table_id=table.pk, by=host)
     table.refresh_from_db()
     return table
 
@@ -50,7 +51,7 @@ def play_one(table: Table, rng: random.Random, *, seat: int | None = None):
     snap = selectors.load_snapshot(table.pk)
     seat = snap.state.to_act[0] if seat is None else seat
     action = rng.choice(engine.legal_actions(snap.state, seat))
-    return services.move_submit(
+    return moves.move_submit(
         table_id=table.pk,
         seat=seat,
         action=engine.action_to_json(action),

@@ -7,8 +7,10 @@ import time
 
 import pytest
 
-from games import bot_turns, selectors, services, tasks
+from games import selectors, tasks
 from games.models import Hand, Move, Seat, Table
+from games.services import bot_turns, tables
+from games.services import moves as moves_service
 from tests.games.conftest import redeal, start_table
 
 
@@ -53,14 +55,14 @@ def test_after_a_commit_the_bots_turn_is_armed(
         tasks.play_bot_turn, "apply_async", lambda args, **kw: armed.append((args, kw))
     )
     with django_capture_on_commit_callbacks(execute=True):
-        services.move_submit(
+        moves_service.move_submit(
             table_id=table.pk, seat=0, action={"type": "draw_stock"}, expected_version=snap.version
         )
     assert armed == []  # still Alice's turn: she must discard
     snap = selectors.load_snapshot(table.pk)
     discard = {"type": "discard", "card": snap.state.hands[0][0]}
     with django_capture_on_commit_callbacks(execute=True):
-        services.move_submit(
+        moves_service.move_submit(
             table_id=table.pk, seat=0, action=discard, expected_version=snap.version
         )
     table.refresh_from_db()
@@ -71,7 +73,7 @@ def test_after_a_commit_the_bots_turn_is_armed(
 def test_bots_play_a_whole_hand_through_a_real_celery_worker(alice, celery_worker):
     table = start_table(alice, seats=3)
     # Alice leaves: a bot finishes for her, so every seat is now played by the computer.
-    services.seat_leave(table_id=table.pk, user=alice)
+    tables.seat_leave(table_id=table.pk, user=alice)
     assert Seat.objects.get(table=table, index=0).autoplay
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:

@@ -6,8 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import clock, selectors, services, tasks
+from games import selectors, tasks
 from games.models import Table
+from games.services import clock, moves, tables, turn_clock
 from tests.games.conftest import redeal
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -33,11 +34,11 @@ def test_a_task_whose_moment_has_passed_covers_nothing():
 @pytest.fixture
 def two_people(alice, bob) -> Table:
     """Alice (seat 0) and Bob (seat 1), 60 s a turn, Alice to move."""
-    table = services.table_create(
+    table = tables.table_create(
         host=alice, name="Clocked", preset="standard", options={}, num_seats=2, turn_seconds=60
     )
-    services.seat_join(table_id=table.pk, user=bob)
-    services.table_start(table_id=table.pk, by=alice)
+    tables.seat_join(table_id=table.pk, user=bob)
+    tables.table_start(table_id=table.pk, by=alice)
     redeal(table, dealer=1)
     table.refresh_from_db()
     return table
@@ -61,7 +62,7 @@ def _turn(table: Table, seat: int) -> None:
             if snap.state.phase.value == "draw"
             else {"type": "discard", "card": snap.state.hands[seat][0]}
         )
-        services.move_submit(
+        moves.move_submit(
             table_id=table.pk, seat=seat, action=action, expected_version=snap.version
         )
 
@@ -97,9 +98,9 @@ def test_the_waiting_task_re_arms_itself_for_the_moved_deadline_once(
     moved, version = table.due_at, table.version
     with django_capture_on_commit_callbacks(execute=True):
         # the task armed for the first deadline wakes up then: nothing is played...
-        assert not services.clock_expired(table_id=table.pk, deadline=first, now=first)
+        assert not turn_clock.clock_expired(table_id=table.pk, deadline=first, now=first)
         # ...a duplicate of it arms nothing more
-        assert not services.clock_expired(table_id=table.pk, deadline=first, now=first)
+        assert not turn_clock.clock_expired(table_id=table.pk, deadline=first, now=first)
     table.refresh_from_db()
     assert armed[1:] == [((table.pk, moved.isoformat()), moved)]
     assert table.clock_task_at == moved and table.version == version
@@ -111,7 +112,7 @@ def test_a_timeout_arms_the_next_players_clock(
     deadline = play(two_people, 0).due_at
     table = two_people
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.clock_expired(
+        assert turn_clock.clock_expired(
             table_id=table.pk, deadline=deadline, now=deadline + timedelta(seconds=1)
         )
     table.refresh_from_db()

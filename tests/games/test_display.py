@@ -1,4 +1,4 @@
-"""games.display: the table's parts as templates get them, built from one seat's view only."""
+"""games.table.display: the table's parts as templates get them, built from one seat's view only."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from games import display, engine
+from games import engine
+from games.table import display
 
 
 def dealt(seats: int = 3, dealer: int = 2, **hands) -> engine.HandState:

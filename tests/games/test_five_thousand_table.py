@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
-from games import display, engine, presenters, selectors
+from games import engine, selectors
 from games.models import Hand, Table
+from games.table import display, presenters
 from tests.games.conftest import start_table
 from tests.games.test_oklahoma_table import _play_to_the_end
 

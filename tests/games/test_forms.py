@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import engine, rules_pages, services
+from games import engine, rules_pages
 from games.forms import UNTIMED, TableCreateForm, option_field_name
+from games.services import tables
 
 
 def form_data(preset: str = "standard", **overrides) -> dict[str, object]:
@@ -143,7 +144,7 @@ def test_a_table_is_rated_unless_the_host_unticks_it(alice):
     unticked = TableCreateForm(form_data())
     assert ticked.is_valid() and unticked.is_valid()
     assert ticked.service_kwargs()["rated"] is True
-    table = services.table_create(host=alice, **unticked.service_kwargs())
+    table = tables.table_create(host=alice, **unticked.service_kwargs())
     assert table.rated is False
 
 

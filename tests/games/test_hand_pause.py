@@ -1,4 +1,4 @@
-"""The pause between hands has one definition (games.clock): at most HAND_PAUSE_SECONDS,
+"""The pause between hands has one definition (games.services.clock): at most HAND_PAUSE_SECONDS,
 shorter once every connected person at the table has said Ready."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from types import SimpleNamespace
 import pytest
 from django.utils import timezone
 
-from games import clock, selectors, services
+from games import selectors
 from games.models import Hand, Seat, Table
+from games.services import clock, tables
 from tests.games.test_table_top import _finish_hand
 
 
@@ -63,11 +64,11 @@ def test_a_table_where_nobody_pressed_waits_the_whole_pause():
 @pytest.fixture
 def pair(alice, bob, settings) -> Table:
     settings.HAND_PAUSE_SECONDS = 30
-    table = services.table_create(
+    table = tables.table_create(
         host=alice, name="Pair", preset="standard", options={}, num_seats=2, turn_seconds=60
     )
-    services.seat_join(table_id=table.pk, user=bob)
-    services.table_start(table_id=table.pk, by=alice)
+    tables.seat_join(table_id=table.pk, user=bob)
+    tables.table_start(table_id=table.pk, by=alice)
     Seat.objects.filter(table=table).update(present_until=timezone.now() + timedelta(minutes=5))
     selectors.clear_cache()
     return table

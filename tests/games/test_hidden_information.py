@@ -12,8 +12,10 @@ import random
 import re
 from collections import Counter
 
-from games import engine, presenters, selectors, services
+from games import engine, selectors
 from games.models import Hand, Table
+from games.services import tables
+from games.table import presenters
 from tests.games.conftest import play_one, start_table
 
 NAMES = {code: engine.card_name(code) for code in engine.make_rules("standard").deck(4)}
@@ -114,11 +116,11 @@ def test_no_frame_for_any_seat_or_spectator_leaks_a_hidden_card(alice):
         if hand.status == Hand.Status.OVER:
             if hand.number == 2:
                 break
-            services.hand_next(table_id=table.pk)
+            tables.hand_next(table_id=table.pk)
         else:
             play_one(table, rng)
     assert Hand.objects.filter(game__table=table, status=Hand.Status.OVER).count() == 2
-    services.hand_next(table_id=table.pk)
+    tables.hand_next(table_id=table.pk)
     frames += _scan(table)
     assert frames > 100
 

@@ -10,8 +10,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from games import history_seed, leaderboards, ratings
 from games.models import Game, Rating, Table
+from games.ratings import history_seed, leaderboards, ratings
 from tests.conftest import make_player
 
 

@@ -11,8 +11,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games import broadcast, selectors, services
+from games import broadcast, selectors
 from games.routing import websocket_urlpatterns
+from games.services import tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,7 +30,7 @@ async def _watcher(query: str = "") -> WebsocketCommunicator:
 
 
 def _table(host, name: str):
-    return services.table_create(
+    return tables.table_create(
         host=host, name=name, preset="standard", options={}, num_seats=3, turn_seconds=60
     )
 

@@ -8,8 +8,10 @@ import threading
 import pytest
 from django.db import connection
 
-from games import engine, selectors, services
+from games import engine, selectors
 from games.models import Hand, Move, Table
+from games.services import moves as moves_service
+from games.services import shared, tables
 from tests.games.conftest import acting_seat, play_one, start_table
 
 
@@ -26,7 +28,7 @@ def _fingerprint(table: Table) -> tuple:
 def test_it_applies_a_move_and_bumps_the_version(bot_table):
     before = _fingerprint(bot_table)
     seat = acting_seat(bot_table)
-    outcome = services.move_submit(
+    outcome = moves_service.move_submit(
         table_id=bot_table.pk,
         seat=seat,
         action={"type": "draw_stock"},
@@ -48,8 +50,8 @@ def test_it_applies_a_move_and_bumps_the_version(bot_table):
 
 def test_a_stale_version_is_refused_and_changes_nothing(bot_table):
     before = _fingerprint(bot_table)
-    with pytest.raises(services.TableError) as refused:
-        services.move_submit(
+    with pytest.raises(shared.TableError) as refused:
+        moves_service.move_submit(
             table_id=bot_table.pk,
             seat=acting_seat(bot_table),
             action={"type": "draw_stock"},
@@ -63,8 +65,8 @@ def test_a_stale_version_is_refused_and_changes_nothing(bot_table):
 def test_an_illegal_action_is_refused_with_the_engines_reason(bot_table):
     before = _fingerprint(bot_table)
     seat = acting_seat(bot_table)
-    with pytest.raises(services.TableError) as refused:
-        services.move_submit(
+    with pytest.raises(shared.TableError) as refused:
+        moves_service.move_submit(
             table_id=bot_table.pk,
             seat=seat,
             action={"type": "discard", "card": "7H"},
@@ -78,8 +80,8 @@ def test_an_illegal_action_is_refused_with_the_engines_reason(bot_table):
 def test_it_refuses_a_move_for_a_seat_whose_turn_it_is_not(bot_table):
     before = _fingerprint(bot_table)
     other = (acting_seat(bot_table) + 1) % 4
-    with pytest.raises(services.TableError) as refused:
-        services.move_submit(
+    with pytest.raises(shared.TableError) as refused:
+        moves_service.move_submit(
             table_id=bot_table.pk,
             seat=other,
             action={"type": "draw_stock"},
@@ -100,8 +102,8 @@ def test_it_refuses_a_move_for_a_seat_whose_turn_it_is_not(bot_table):
 )
 def test_malformed_actions_are_refused(bot_table, action):
     before = _fingerprint(bot_table)
-    with pytest.raises(services.TableError) as refused:
-        services.move_submit(
+    with pytest.raises(shared.TableError) as refused:
+        moves_service.move_submit(
             table_id=bot_table.pk,
             seat=acting_seat(bot_table),
             action=action,
@@ -114,7 +116,7 @@ def test_malformed_actions_are_refused(bot_table, action):
 def test_a_repeated_client_id_gets_the_same_answer_and_changes_nothing(bot_table):
     version = _fingerprint(bot_table)[0]
     seat = acting_seat(bot_table)
-    first = services.move_submit(
+    first = moves_service.move_submit(
         table_id=bot_table.pk,
         seat=seat,
         action={"type": "draw_stock"},
@@ -122,7 +124,7 @@ def test_a_repeated_client_id_gets_the_same_answer_and_changes_nothing(bot_table
         client_id="same",
     )
     after_first = _fingerprint(bot_table)
-    again = services.move_submit(
+    again = moves_service.move_submit(
         table_id=bot_table.pk,
         seat=seat,
         action={"type": "draw_stock"},
@@ -164,7 +166,7 @@ def test_a_whole_game_runs_to_its_end_through_the_service(alice):
             break
         hand = _hand(table)
         if hand.status == Hand.Status.OVER:
-            assert services.hand_next(table_id=table.pk) is not None
+            assert tables.hand_next(table_id=table.pk) is not None
             continue
         play_one(table, rng)
     table.refresh_from_db()
@@ -187,9 +189,9 @@ def test_the_next_hand_is_dealt_only_once(alice):
         play_one(table, rng)
     table.refresh_from_db()
     version = table.version
-    assert services.hand_next(table_id=table.pk, expected_version=version) is not None
-    assert services.hand_next(table_id=table.pk, expected_version=version) is None
-    assert services.hand_next(table_id=table.pk) is None  # the new hand is not over
+    assert tables.hand_next(table_id=table.pk, expected_version=version) is not None
+    assert tables.hand_next(table_id=table.pk, expected_version=version) is None
+    assert tables.hand_next(table_id=table.pk) is None  # the new hand is not over
     assert Hand.objects.filter(game__table=table).count() == 2
 
 
@@ -205,7 +207,7 @@ def test_two_concurrent_submissions_for_one_turn_apply_exactly_once(alice):
         barrier.wait()
         try:
             results.append(
-                services.move_submit(
+                moves_service.move_submit(
                     table_id=table.pk,
                     seat=seat,
                     action={"type": "draw_stock"},
@@ -213,7 +215,7 @@ def test_two_concurrent_submissions_for_one_turn_apply_exactly_once(alice):
                     client_id=client_id,
                 )
             )
-        except services.TableError as exc:
+        except shared.TableError as exc:
             results.append(exc)
         finally:
             connection.close()
@@ -223,8 +225,8 @@ def test_two_concurrent_submissions_for_one_turn_apply_exactly_once(alice):
         thread.start()
     for thread in threads:
         thread.join()
-    applied = [r for r in results if isinstance(r, services.MoveOutcome)]
-    refused = [r for r in results if isinstance(r, services.TableError)]
+    applied = [r for r in results if isinstance(r, shared.MoveOutcome)]
+    refused = [r for r in results if isinstance(r, shared.TableError)]
     assert len(applied) == 1 and len(refused) == 1
     assert refused[0].code == "stale"
     assert Move.objects.filter(hand__game__table=table).count() == 1
@@ -233,15 +235,15 @@ def test_two_concurrent_submissions_for_one_turn_apply_exactly_once(alice):
 def test_a_move_judged_on_an_old_cached_version_is_stale_not_illegal(bot_table):
     seat = acting_seat(bot_table)
     old = selectors.load_snapshot(bot_table.pk)  # cached, as a socket would have it
-    services.move_submit(
+    moves_service.move_submit(
         table_id=bot_table.pk,
         seat=seat,
         action={"type": "draw_stock"},
         expected_version=old.version,
     )
     card = old.state.hands[seat][0]  # discarding was not allowed at the old version
-    with pytest.raises(services.TableError) as refused:
-        services.move_submit(
+    with pytest.raises(shared.TableError) as refused:
+        moves_service.move_submit(
             table_id=bot_table.pk,
             seat=seat,
             action={"type": "discard", "card": card},

@@ -1,4 +1,5 @@
-"""PostgreSQL's one-statement move write (games.move_statement) against the ORM transaction."""
+"""PostgreSQL's one-statement move write (games.services.move_statement) against the ORM
+transaction."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import move_statement, selectors, services
+from games import selectors
 from games.models import Hand, Move, Table
+from games.services import move_statement, shared, tables
+from games.services import moves as moves_service
 from tests.conftest import make_player
 from tests.games.conftest import redeal, start_table
 
@@ -37,7 +40,7 @@ def _rows(table: Table) -> tuple:
 
 def _turn(table: Table) -> None:
     """Seat 0 draws and discards: the turn, and its clock, pass to the other person."""
-    services.move_submit(
+    moves_service.move_submit(
         table_id=table.pk,
         seat=0,
         action={"type": "draw_stock"},
@@ -45,7 +48,7 @@ def _turn(table: Table) -> None:
         client_id="c1",
     )
     snap = selectors.load_snapshot(table.pk)
-    services.move_submit(
+    moves_service.move_submit(
         table_id=table.pk,
         seat=0,
         action={"type": "discard", "card": snap.state.hands[0][0]},
@@ -55,11 +58,11 @@ def _turn(table: Table) -> None:
 
 
 def _two_people(host, guest) -> Table:
-    table = services.table_create(
+    table = tables.table_create(
         host=host, name="Pair", preset="standard", options={}, num_seats=2, turn_seconds=60
     )
-    services.seat_join(table_id=table.pk, user=guest)
-    services.table_start(table_id=table.pk, by=host)
+    tables.seat_join(table_id=table.pk, user=guest)
+    tables.table_start(table_id=table.pk, by=host)
     redeal(table, dealer=1, seed=5)
     table.refresh_from_db()
     return table
@@ -118,18 +121,18 @@ def test_a_stale_move_through_the_statement_is_refused_and_the_first_answer_kept
     redeal(table, dealer=1, seed=5)
     table.refresh_from_db()
     version = table.version
-    first = services.move_submit(
+    first = moves_service.move_submit(
         table_id=table.pk, seat=0, action={"type": "draw_stock"},
         expected_version=version, client_id="once",
     )  # fmt: skip
     selectors.clear_cache()
-    again = services.move_submit(
+    again = moves_service.move_submit(
         table_id=table.pk, seat=0, action={"type": "draw_stock"},
         expected_version=version, client_id="once",
     )  # fmt: skip
     assert again.duplicate and again.version == first.version
-    with pytest.raises(services.TableError) as refused:
-        services.move_submit(
+    with pytest.raises(shared.TableError) as refused:
+        moves_service.move_submit(
             table_id=table.pk, seat=0, action={"type": "draw_stock"},
             expected_version=version, client_id="other",
         )  # fmt: skip

@@ -8,10 +8,12 @@ import random
 
 import pytest
 
-from games import bot_turns, display, engine, presenters, selectors, services
+from games import engine, selectors
 from games.forms import TableCreateForm
 from games.models import Hand, Table
-from games.timeouts import timeout_action
+from games.services import bot_turns, shared, tables
+from games.services.timeouts import timeout_action
+from games.table import display, presenters
 from tests.games.conftest import play_one, start_table
 
 
@@ -25,7 +27,7 @@ def _play_to_the_end(table: Table, rng: random.Random, limit: int = 6000) -> Non
         if table.status != Table.Status.PLAYING:
             return
         if _hand(table).status == Hand.Status.OVER:
-            assert services.hand_next(table_id=table.pk) is not None
+            assert tables.hand_next(table_id=table.pk) is not None
             continue
         if not bot_turns.play_one(table.pk, table.version, rng=rng):
             play_one(table, rng)  # Alice's seat: a random legal move
@@ -164,8 +166,8 @@ def test_the_create_form_marks_the_options_each_preset_settles():
     ("preset", "seats"), [("oklahoma", 5), ("oklahoma-jokers", 1), ("five-thousand", 9)]
 )
 def test_creating_a_table_with_the_wrong_number_of_seats_is_refused(alice, preset, seats):
-    with pytest.raises(services.TableError) as refused:
-        services.table_create(
+    with pytest.raises(shared.TableError) as refused:
+        tables.table_create(
             host=alice,
             name="Too many",
             preset=preset,

@@ -9,8 +9,8 @@ import pytest
 from django.urls import NoReverseMatch
 from django.utils import timezone
 
-from games import charts, history_seed, leaderboard_views, ratings
 from games.models import Game, Rating, Table
+from games.ratings import charts, history_seed, leaderboard_views, ratings
 from tests.conftest import make_player
 
 

@@ -13,9 +13,12 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from games import presenters, selectors, services
+from games import selectors
 from games.models import Seat, SeatSocket, Table
 from games.routing import websocket_urlpatterns
+from games.services import presence as presence_service
+from games.services import tables
+from games.table import presenters
 from tests.conftest import make_player
 from tests.games.conftest import start_table
 
@@ -81,16 +84,16 @@ async def test_a_ping_refreshes_the_heartbeat(alice):
 async def test_a_seat_taken_while_the_socket_is_open_is_kept_alive(alice, bob):
     """Bob opens the table as a spectator, then sits down: his socket now keeps his seat
     online, and its close makes him away (the seat changed under the socket)."""
-    table = await database_sync_to_async(services.table_create)(
+    table = await database_sync_to_async(tables.table_create)(
         host=alice, name="t", preset="standard", options={}, num_seats=3, turn_seconds=60
     )
     ws = await _connect(table, bob)
     assert (await _frame(ws, "state"))["you"] is None
-    await database_sync_to_async(services.seat_join)(table_id=table.pk, user=bob, index=2)
+    await database_sync_to_async(tables.seat_join)(table_id=table.pk, user=bob, index=2)
     while (await _frame(ws, "state"))["you"] != 2:
         pass
     assert selectors.seat_online(await _seat(table, 2))
-    await database_sync_to_async(services.seat_change)(table_id=table.pk, user=bob, index=1)
+    await database_sync_to_async(tables.seat_change)(table_id=table.pk, user=bob, index=1)
     while (await _frame(ws, "state"))["you"] != 1:
         pass
     assert selectors.seat_online(await _seat(table, 1))
@@ -133,7 +136,7 @@ def test_the_table_page_shows_online_away_and_bot(alice, client):
 
 
 def test_a_presence_frame_for_the_page_says_away_not_offline():
-    html = presenters.presence_html(services.presence_info(1, online=False))
+    html = presenters.presence_html(presence_service.presence_info(1, online=False))
     assert 'id="presence-1-now"' in html and 'hx-swap-oob="true"' in html
     assert ">away<" in html and "offline" not in html
-    assert ">online<" in presenters.presence_html(services.presence_info(1, online=True))
+    assert ">online<" in presenters.presence_html(presence_service.presence_info(1, online=True))

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from games import bot_turns, engine, selectors, services
+from games import engine, selectors
 from games.models import Game, Table
+from games.services import bot_turns, shared, tables
 from tests.games.conftest import play_one, redeal, start_table
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +22,7 @@ def play_to_the_end(table: Table, rng: random.Random, max_moves: int = 6000) -> 
             return Game.objects.filter(table=table).latest("number")
         snap = selectors.load_snapshot(table.pk)
         if snap.state.phase is engine.Phase.HAND_OVER:
-            services.hand_next(table_id=table.pk)
+            tables.hand_next(table_id=table.pk)
             continue
         if not bot_turns.play_one(table.pk, table.version, rng=rng):
             play_one(table, rng)
@@ -40,7 +41,7 @@ def test_a_throw_down_table_plays_a_whole_game_with_bots(alice):
 def test_the_scattered_pile_says_what_each_card_lies_over_and_what_a_take_brings():
     view = {"discard": ["KH", "5C", "9D", "2S"], "scatter": [0, 0b1, 0b10, 0b1]}
     legal = [{"type": "take_discard", "depth": 2}]
-    from games import display
+    from games.table import display
 
     pile = display.discard_pile(view, legal)
     assert [card["lies_over"] for card in pile] == ["", "K♥", "5♣", "K♥"]
@@ -72,14 +73,14 @@ def test_a_persian_table_seats_partners_by_a_shown_draw_and_plays_to_the_end(ali
 
 
 def test_a_persian_table_needs_exactly_four_players(alice):
-    with pytest.raises(services.TableError, match="4 to 4 players, not 3"):
+    with pytest.raises(shared.TableError, match="4 to 4 players, not 3"):
         start_table(alice, seats=3, preset="persian")
-    with pytest.raises(services.TableError, match="partnerships"):
+    with pytest.raises(shared.TableError, match="partnerships"):
         start_table(alice, seats=4, preset="standard", partners_by_draw=True)
 
 
 def test_the_side_sheet_pools_partners_and_shows_the_game_bonus():
-    from games import display
+    from games.table import display
 
     rows = [
         {
@@ -126,7 +127,7 @@ def test_a_michigan_table_is_one_hand_ranked_by_its_scores(alice, client):
 
 
 def test_michigan_says_stop_where_other_presets_say_rummy():
-    from games import display
+    from games.table import display
 
     view = {"preset": "michigan", "phase": "claim", "to_act": [2], "discard": ["TH"]}
     assert display.claim_word(view) == "Stop"
@@ -152,7 +153,7 @@ def test_michigan_says_stop_where_other_presets_say_rummy():
 
 
 def test_with_the_draw_off_the_hosts_seating_stands(alice):
-    table = services.table_create(
+    table = tables.table_create(
         host=alice,
         name="Fixed partners",
         preset="persian",
@@ -161,7 +162,7 @@ def test_with_the_draw_off_the_hosts_seating_stands(alice):
         turn_seconds=60,
         fill_with_bots=True,
     )
-    services.table_start(table_id=table.pk, by=alice)
+    tables.table_start(table_id=table.pk, by=alice)
     assert table.seats.get(index=0).user_id == alice.pk
     game = Game.objects.get(table=table)
     assert game.players[0]["user"] == alice.pk
@@ -184,7 +185,7 @@ def test_the_throw_down_table_page_shows_what_each_discard_lies_over(alice, clie
 
 
 def test_the_hand_end_sums_up_each_side():
-    from games import display
+    from games.table import display
 
     view = {
         "result": {

@@ -11,9 +11,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from accounts.models import User
-from games import history_seed, ratings, tasks
+from games import tasks
 from games.engine.presets import PLANNED_PRESETS, PRESETS
 from games.models import Game, GameResult, PlayerPeriodStats, Rating, Table
+from games.ratings import history_seed, ratings
 from tests.conftest import make_player
 
 T0 = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)  # a Monday

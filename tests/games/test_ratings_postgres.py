@@ -7,8 +7,8 @@ import random
 import pytest
 from django.db import connection
 
-from games import history_seed, ratings
 from games.models import Game, GameResult, PlayerPeriodStats, Rating
+from games.ratings import history_seed, ratings
 
 pytestmark = pytest.mark.services
 

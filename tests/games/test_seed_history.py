@@ -9,9 +9,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from accounts.models import User
-from games import history_seed, ratings
 from games.engine.presets import PRESETS
 from games.models import Game, GameResult, PlayerPeriodStats, Rating
+from games.ratings import history_seed, ratings
 
 
 def test_it_seeds_players_and_rated_games(db):

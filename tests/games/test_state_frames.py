@@ -10,7 +10,8 @@ from unittest import mock
 
 import pytest
 
-from games import presenters, selectors
+from games import selectors
+from games.table import presenters
 from tests.games.conftest import play_one, start_table
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import clock, selectors, services, sweeper
+from games import selectors
 from games.models import Hand, Move, Seat, SeatSocket, Table
+from games.services import clock, presence, sweeper, tables
 from tests.games.conftest import redeal, start_table
 
 
@@ -53,7 +54,7 @@ def test_a_timeout_already_handled_is_not_handled_again(alice):
 
 def test_a_finished_hand_gets_its_next_deal(alice):
     table = start_table(alice, seats=2, target=5000)
-    services.seat_leave(table_id=table.pk, user=alice)  # bots only from here
+    tables.seat_leave(table_id=table.pk, user=alice)  # bots only from here
     now = timezone.now()
     for _ in range(2000):
         table.refresh_from_db()
@@ -68,8 +69,8 @@ def test_a_finished_hand_gets_its_next_deal(alice):
 
 def test_a_player_gone_past_the_grace_period_is_covered_by_a_bot(alice):
     table = start_table(alice, seats=2)
-    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s1")
-    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="s1")
+    presence.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s1")
+    presence.presence_gone(table_id=table.pk, user_id=alice.pk, socket="s1")
     seat = Seat.objects.get(table=table, index=0)
     assert seat.disconnected_at is not None
     soon = seat.disconnected_at + timedelta(seconds=clock.disconnect_grace_s() - 1)
@@ -82,11 +83,11 @@ def test_a_player_gone_past_the_grace_period_is_covered_by_a_bot(alice):
 
 def test_coming_back_within_the_grace_period_keeps_the_seat(alice):
     table = start_table(alice, seats=2)
-    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s1")
-    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="s1")
-    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s2")
+    presence.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s1")
+    presence.presence_gone(table_id=table.pk, user_id=alice.pk, socket="s1")
+    presence.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s2")
     later = timezone.now() + timedelta(seconds=clock.disconnect_grace_s() + 5)
-    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s2", now=later)
+    presence.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s2", now=later)
     assert sweeper.sweep(now=later)["disconnect"] == 0
     assert not Seat.objects.get(table=table, index=0).autoplay
 
@@ -96,7 +97,7 @@ def test_a_socket_that_never_closed_stops_counting_when_its_heartbeat_lapses(ali
     and the grace period runs from that moment."""
     table = start_table(alice, seats=2)
     seen = timezone.now()
-    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="phantom", now=seen)
+    presence.presence_seen(table_id=table.pk, user_id=alice.pk, socket="phantom", now=seen)
     expiry = seen + timedelta(seconds=clock.presence_expiry_s())
     just_before = expiry - timedelta(seconds=1)
     assert sweeper.sweep(now=just_before)["away"] == 0
@@ -113,9 +114,9 @@ def test_a_socket_that_never_closed_stops_counting_when_its_heartbeat_lapses(ali
 
 def test_a_second_open_socket_keeps_the_player_online_when_one_closes(alice):
     table = start_table(alice, seats=2)
-    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="tab-1")
-    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="tab-2")
-    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="tab-1")
+    presence.presence_seen(table_id=table.pk, user_id=alice.pk, socket="tab-1")
+    presence.presence_seen(table_id=table.pk, user_id=alice.pk, socket="tab-2")
+    presence.presence_gone(table_id=table.pk, user_id=alice.pk, socket="tab-1")
     seat = Seat.objects.get(table=table, index=0)
     assert seat.disconnected_at is None
     assert selectors.seat_online(seat)
@@ -127,16 +128,16 @@ def test_a_restart_leaves_no_phantom_presence(alice):
     table = start_table(alice, seats=2)
     long_ago = timezone.now() - timedelta(seconds=clock.presence_expiry_s() + 5)
     for n in range(3):
-        services.presence_seen(table_id=table.pk, user_id=alice.pk, socket=f"d{n}", now=long_ago)
-    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="fresh")
-    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="fresh")
+        presence.presence_seen(table_id=table.pk, user_id=alice.pk, socket=f"d{n}", now=long_ago)
+    presence.presence_seen(table_id=table.pk, user_id=alice.pk, socket="fresh")
+    presence.presence_gone(table_id=table.pk, user_id=alice.pk, socket="fresh")
     seat = Seat.objects.get(table=table, index=0)
     assert not selectors.seat_online(seat)
     assert seat.disconnected_at is not None
 
 
 def test_tables_that_never_start_expire(alice):
-    table = services.table_create(
+    table = tables.table_create(
         host=alice, name="Lonely", preset="standard", options={}, num_seats=2, turn_seconds=60
     )
     later = table.created_at + sweeper.table_expiry() + timedelta(seconds=1)
@@ -146,13 +147,13 @@ def test_tables_that_never_start_expire(alice):
 
 
 def test_a_player_away_when_the_game_starts_is_covered_after_the_grace_period(alice):
-    table = services.table_create(
+    table = tables.table_create(
         host=alice, name="t", preset="standard", options={}, num_seats=2, turn_seconds=60,
         fill_with_bots=True,
     )  # fmt: skip
-    services.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s1")
-    services.presence_gone(table_id=table.pk, user_id=alice.pk, socket="s1")
-    services.table_start(table_id=table.pk, by=alice)
+    presence.presence_seen(table_id=table.pk, user_id=alice.pk, socket="s1")
+    presence.presence_gone(table_id=table.pk, user_id=alice.pk, socket="s1")
+    tables.table_start(table_id=table.pk, by=alice)
     gone = Seat.objects.get(table=table, index=0).disconnected_at
     assert gone is not None
     soon = gone + timedelta(seconds=clock.disconnect_grace_s() - 1)

@@ -1,4 +1,4 @@
-"""The browser socket's frames (games/table_frames.py): shared regions rendered once per
+"""The browser socket's frames (games/table/table_frames.py): shared regions rendered once per
 version hold only what every seat may see, and a socket is sent only what changed."""
 
 from __future__ import annotations
@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from games import presenters, selectors, services, table_frames
+from games import selectors
+from games.services import moves
+from games.table import presenters, table_frames
 from tests.games.conftest import play_one, start_table
 from tests.games.test_hidden_information import DEALER_DRAW, hidden_from, leaks_in_text
 
@@ -71,7 +73,7 @@ def test_a_socket_is_sent_only_the_regions_that_changed_and_always_the_version(a
     _, watcher_sent = table_frames.frame(snap, watcher, None, {})
     snap = selectors.load_snapshot(table.pk)
     action = {"type": "draw_stock"}
-    services.move_submit(table_id=table.pk, seat=seat, action=action, expected_version=snap.version)
+    moves.move_submit(table_id=table.pk, seat=seat, action=action, expected_version=snap.version)
     snap = selectors.load_snapshot(table.pk)
     after, _ = table_frames.frame(snap, seat, None, sent)  # the mover: its pile buttons went
     assert 'id="my-hand"' in after and 'id="pile"' in after

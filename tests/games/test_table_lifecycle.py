@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.models import Game, Seat, Table
+from games.services import moves, shared, tables
 from tests.conftest import make_player
 from tests.games.conftest import start_table
 
@@ -20,7 +20,7 @@ def _create(host, **overrides) -> Table:
         "turn_seconds": 30,
     }
     fields.update(overrides)
-    return services.table_create(**fields)
+    return tables.table_create(**fields)
 
 
 def _occupants(table: Table) -> list[object]:
@@ -52,7 +52,7 @@ def test_bots_fill_the_empty_seats_when_asked(alice):
     ],
 )
 def test_invalid_tables_are_refused_and_nothing_is_created(alice, overrides, code):
-    with pytest.raises(services.TableError) as refused:
+    with pytest.raises(shared.TableError) as refused:
         _create(alice, **overrides)
     assert refused.value.code == code
     assert refused.value.message
@@ -67,11 +67,11 @@ def test_private_tables_may_be_untimed(alice):
 def test_players_join_leave_and_change_seats_before_the_start(alice, bob):
     table = _create(alice)
     version = table.version
-    services.seat_join(table_id=table.pk, user=bob)
+    tables.seat_join(table_id=table.pk, user=bob)
     assert _occupants(table) == [alice.pk, bob.pk, None]
-    services.seat_change(table_id=table.pk, user=bob, index=2)
+    tables.seat_change(table_id=table.pk, user=bob, index=2)
     assert _occupants(table) == [alice.pk, None, bob.pk]
-    services.seat_leave(table_id=table.pk, user=bob)
+    tables.seat_leave(table_id=table.pk, user=bob)
     assert _occupants(table) == [alice.pk, None, None]
     table.refresh_from_db()
     assert table.version == version + 3
@@ -79,48 +79,48 @@ def test_players_join_leave_and_change_seats_before_the_start(alice, bob):
 
 def test_joining_twice_or_a_taken_seat_is_refused(alice, bob):
     table = _create(alice)
-    services.seat_join(table_id=table.pk, user=bob, index=1)
-    with pytest.raises(services.TableError, match="already have a seat"):
-        services.seat_join(table_id=table.pk, user=bob)
+    tables.seat_join(table_id=table.pk, user=bob, index=1)
+    with pytest.raises(shared.TableError, match="already have a seat"):
+        tables.seat_join(table_id=table.pk, user=bob)
     carol = make_player("carol", "Carol")
-    with pytest.raises(services.TableError, match="taken"):
-        services.seat_join(table_id=table.pk, user=carol, index=1)
+    with pytest.raises(shared.TableError, match="taken"):
+        tables.seat_join(table_id=table.pk, user=carol, index=1)
 
 
 def test_a_full_table_refuses_another_player(alice, bob):
     table = _create(alice, num_seats=2)
-    services.seat_join(table_id=table.pk, user=bob)
-    with pytest.raises(services.TableError) as refused:
-        services.seat_join(table_id=table.pk, user=make_player("carol", "Carol"))
+    tables.seat_join(table_id=table.pk, user=bob)
+    with pytest.raises(shared.TableError) as refused:
+        tables.seat_join(table_id=table.pk, user=make_player("carol", "Carol"))
     assert refused.value.code == "full"
 
 
 def test_only_the_host_manages_bots_and_players(alice, bob):
     table = _create(alice)
-    services.seat_join(table_id=table.pk, user=bob)
-    with pytest.raises(services.TableError) as refused:
-        services.seat_set_bot(table_id=table.pk, by=bob, index=2, level="easy")
+    tables.seat_join(table_id=table.pk, user=bob)
+    with pytest.raises(shared.TableError) as refused:
+        tables.seat_set_bot(table_id=table.pk, by=bob, index=2, level="easy")
     assert refused.value.code == "not_host"
-    with pytest.raises(services.TableError):
-        services.seat_remove_player(table_id=table.pk, by=bob, index=0)
-    services.seat_set_bot(table_id=table.pk, by=alice, index=2, level="hard")
+    with pytest.raises(shared.TableError):
+        tables.seat_remove_player(table_id=table.pk, by=bob, index=0)
+    tables.seat_set_bot(table_id=table.pk, by=alice, index=2, level="hard")
     assert _occupants(table) == [alice.pk, bob.pk, "hard"]
-    services.seat_set_bot(table_id=table.pk, by=alice, index=2, level=None)
-    services.seat_remove_player(table_id=table.pk, by=alice, index=1)
+    tables.seat_set_bot(table_id=table.pk, by=alice, index=2, level=None)
+    tables.seat_remove_player(table_id=table.pk, by=alice, index=1)
     assert _occupants(table) == [alice.pk, None, None]
 
 
 def test_the_host_starts_only_a_full_table(alice, bob):
     table = _create(alice)
-    with pytest.raises(services.TableError) as refused:
-        services.table_start(table_id=table.pk, by=alice)
+    with pytest.raises(shared.TableError) as refused:
+        tables.table_start(table_id=table.pk, by=alice)
     assert refused.value.code == "not_full"
-    services.seat_join(table_id=table.pk, user=bob)
-    services.seat_set_bot(table_id=table.pk, by=alice, index=2, level="easy")
-    with pytest.raises(services.TableError) as refused:
-        services.table_start(table_id=table.pk, by=bob)
+    tables.seat_join(table_id=table.pk, user=bob)
+    tables.seat_set_bot(table_id=table.pk, by=alice, index=2, level="easy")
+    with pytest.raises(shared.TableError) as refused:
+        tables.table_start(table_id=table.pk, by=bob)
     assert refused.value.code == "not_host"
-    game = services.table_start(table_id=table.pk, by=alice)
+    game = tables.table_start(table_id=table.pk, by=alice)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     assert [p["name"] for p in game.players] == ["Alice", "Bob", "Easy bot"]
@@ -129,7 +129,7 @@ def test_the_host_starts_only_a_full_table(alice, bob):
 
 def test_an_auto_start_table_starts_when_the_last_seat_is_taken(alice, bob):
     table = _create(alice, num_seats=2, auto_start=True)
-    services.seat_join(table_id=table.pk, user=bob)
+    tables.seat_join(table_id=table.pk, user=bob)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     assert Game.objects.filter(table=table).count() == 1
@@ -138,19 +138,19 @@ def test_an_auto_start_table_starts_when_the_last_seat_is_taken(alice, bob):
 def test_a_player_sits_at_one_running_table_at_a_time(alice, bob):
     start_table(alice)
     other = _create(bob)
-    with pytest.raises(services.TableError) as refused:
-        services.seat_join(table_id=other.pk, user=alice)
+    with pytest.raises(shared.TableError) as refused:
+        tables.seat_join(table_id=other.pk, user=alice)
     assert refused.value.code == "busy"
     assert "one running game at a time" in refused.value.message
     assert "watch any number of tables" in refused.value.message
     with pytest.raises(TypeError):  # no way around the rule any more
-        services.seat_join(table_id=other.pk, user=alice, allow_multiple=True)
+        tables.seat_join(table_id=other.pk, user=alice, allow_multiple=True)
     assert not Seat.objects.filter(table=other, user=alice).exists()
 
 
 def test_leaving_a_running_game_hands_the_seat_to_a_bot(alice):
     table = start_table(alice)
-    services.seat_leave(table_id=table.pk, user=alice)
+    tables.seat_leave(table_id=table.pk, user=alice)
     seat = Seat.objects.get(table=table, index=0)
     assert seat.user_id == alice.pk and seat.left and seat.autoplay
     record = Game.objects.get(table=table).players[0]
@@ -159,18 +159,18 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot(alice):
 
 def test_nobody_joins_a_started_table(alice, bob):
     table = start_table(alice)
-    with pytest.raises(services.TableError) as refused:
-        services.seat_join(table_id=table.pk, user=bob)
+    with pytest.raises(shared.TableError) as refused:
+        tables.seat_join(table_id=table.pk, user=bob)
     assert refused.value.code == "started"
 
 
 def test_staff_abort_records_the_reason(alice):
     table = start_table(alice)
-    services.table_abort(table_id=table.pk, reason="Server trouble")
+    tables.table_abort(table_id=table.pk, reason="Server trouble")
     table.refresh_from_db()
     assert table.status == Table.Status.ABORTED and table.abort_reason == "Server trouble"
-    with pytest.raises(services.TableError):
-        services.move_submit(
+    with pytest.raises(shared.TableError):
+        moves.move_submit(
             table_id=table.pk, seat=1, action={"type": "draw_stock"}, expected_version=None
         )
 
@@ -183,21 +183,21 @@ def test_changes_are_announced_only_after_commit(alice, django_capture_on_commit
 
 def test_a_private_table_takes_only_players_with_its_invite(alice, bob):
     table = _create(alice, is_private=True)
-    with pytest.raises(services.TableError) as refused:
-        services.seat_join(table_id=table.pk, user=bob)
+    with pytest.raises(shared.TableError) as refused:
+        tables.seat_join(table_id=table.pk, user=bob)
     assert refused.value.code == "no_invite"
-    with pytest.raises(services.TableError):
-        services.seat_join(table_id=table.pk, user=bob, invite="guess")
-    services.seat_join(table_id=table.pk, user=bob, invite=table.invite_token)
+    with pytest.raises(shared.TableError):
+        tables.seat_join(table_id=table.pk, user=bob, invite="guess")
+    tables.seat_join(table_id=table.pk, user=bob, invite=table.invite_token)
     assert _occupants(table) == [alice.pk, bob.pk, None]
 
 
 def test_a_game_does_not_start_while_someone_seated_plays_elsewhere(alice, bob):
     waiting = _create(alice, num_seats=2)
-    services.seat_join(table_id=waiting.pk, user=bob)  # bob waits here, then plays elsewhere
+    tables.seat_join(table_id=waiting.pk, user=bob)  # bob waits here, then plays elsewhere
     start_table(bob)
-    with pytest.raises(services.TableError) as refused:
-        services.table_start(table_id=waiting.pk, by=alice)
+    with pytest.raises(shared.TableError) as refused:
+        tables.table_start(table_id=waiting.pk, by=alice)
     assert refused.value.code == "busy"
     assert "Bob is already playing" in refused.value.message
     assert "one running game at a time" in refused.value.message

@@ -9,15 +9,17 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import selectors, services
+from games import selectors
 from games.models import Table
+from games.services import shared
+from games.services import tables as tables_service
 from tests.games.test_views import create_form_data
 
 pytestmark = pytest.mark.django_db
 
 
 def _create(host, name: str = "") -> Table:
-    return services.table_create(
+    return tables_service.table_create(
         host=host, name=name, preset="standard", options={}, num_seats=2, turn_seconds=60
     )
 
@@ -28,7 +30,7 @@ def test_a_flood_of_creations_leaves_only_the_waiting_limit(alice, settings):
     for i in range(100):
         try:
             _create(alice, f"Flood {i}")
-        except services.TableError as exc:
+        except shared.TableError as exc:
             refused.append(exc.code)
     assert Table.objects.filter(host=alice).count() == 3
     assert set(refused) == {"too_many_waiting"} and len(refused) == 97
@@ -59,7 +61,7 @@ def test_a_scripted_client_gets_the_refusal_as_json(alice, alice_client):
 
 def test_leaving_a_waiting_table_makes_room_for_another(alice):
     tables = [_create(alice, f"Mine {i}") for i in range(3)]
-    services.seat_leave(table_id=tables[0].pk, user=alice)
+    tables_service.seat_leave(table_id=tables[0].pk, user=alice)
     assert _create(alice, "Again").host == alice
 
 
@@ -67,8 +69,8 @@ def test_creations_per_minute_are_limited_even_when_none_is_left_waiting(alice, 
     settings.TABLES_CREATED_PER_MINUTE = 5
     for i in range(5):
         table = _create(alice, f"Quick {i}")
-        services.seat_leave(table_id=table.pk, user=alice)  # expires: nothing waiting
-    with pytest.raises(services.TableError) as refused:
+        tables_service.seat_leave(table_id=table.pk, user=alice)  # expires: nothing waiting
+    with pytest.raises(shared.TableError) as refused:
         _create(alice, "One too many")
     assert refused.value.code == "too_many_created"
     assert "at most 5 tables a minute" in refused.value.message

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from html import unescape
 
-from games import engine, presenters, selectors, services
+from games import engine, selectors
+from games.services import moves, tables
+from games.table import presenters
 from tests.games.conftest import redeal
 
 TWELVE_CLUBS = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC"]
 
 
 def _two_seat_table(alice, bob, **options):
-    table = services.table_create(
+    table = tables.table_create(
         host=alice,
         name="Rulings table",
         preset="standard",
@@ -20,15 +22,15 @@ def _two_seat_table(alice, bob, **options):
         num_seats=2,
         turn_seconds=60,
     )
-    services.seat_join(table_id=table.pk, user=bob, index=1)
-    services.table_start(table_id=table.pk, by=alice)
+    tables.seat_join(table_id=table.pk, user=bob, index=1)
+    tables.table_start(table_id=table.pk, by=alice)
     table.refresh_from_db()
     return table
 
 
 def _move(table, seat, action):
     snap = selectors.load_snapshot(table.pk)
-    return services.move_submit(
+    return moves.move_submit(
         table_id=table.pk,
         seat=seat,
         action=engine.action_to_json(action),

@@ -154,20 +154,20 @@ async def test_an_unknown_table_closes_the_socket(alice):
 async def test_a_player_removed_from_a_table_without_spectators_stops_receiving(alice, bob):
     """Once the host removes Bob, his open socket is closed with 4403, not kept on as a
     spectator's at a table that has none."""
-    from games import services
+    from games.services import tables
 
     def setup() -> Table:
-        table = services.table_create(
+        table = tables.table_create(
             host=alice, name="t", preset="standard", options={}, num_seats=3, turn_seconds=60
         )
         Table.objects.filter(pk=table.pk).update(spectators_allowed=False)
-        services.seat_join(table_id=table.pk, user=bob)
+        tables.seat_join(table_id=table.pk, user=bob)
         return table
 
     table = await database_sync_to_async(setup)()
     ws = await _connect(table, bob)
     assert (await _state(ws))["you"] == 1
-    await database_sync_to_async(services.seat_remove_player)(table_id=table.pk, by=alice, index=1)
+    await database_sync_to_async(tables.seat_remove_player)(table_id=table.pk, by=alice, index=1)
     while True:
         output = await ws.receive_output(timeout=10)
         if output["type"] == "websocket.close":
@@ -331,14 +331,14 @@ async def test_flooding_the_socket_is_rate_limited(alice):
 async def test_a_player_removed_from_a_seat_no_longer_acts_or_sees_for_it(alice, bob):
     """The host removes Bob and Carol takes his seat: Bob's open socket gets neither her
     cards nor her moves."""
-    from games import services
+    from games.services import tables
     from tests.conftest import make_player
 
     def setup() -> tuple[Table, object]:
-        table = services.table_create(
+        table = tables.table_create(
             host=alice, name="t", preset="standard", options={}, num_seats=2, turn_seconds=60
         )
-        services.seat_join(table_id=table.pk, user=bob)
+        tables.seat_join(table_id=table.pk, user=bob)
         return table, make_player("carol", "Carol")
 
     table, carol = await database_sync_to_async(setup)()
@@ -346,9 +346,9 @@ async def test_a_player_removed_from_a_seat_no_longer_acts_or_sees_for_it(alice,
     assert (await _state(ws))["you"] == 1
 
     def replace_bob_with_carol_and_start() -> None:
-        services.seat_remove_player(table_id=table.pk, by=alice, index=1)
-        services.seat_join(table_id=table.pk, user=carol, index=1)
-        services.table_start(table_id=table.pk, by=alice)
+        tables.seat_remove_player(table_id=table.pk, by=alice, index=1)
+        tables.seat_join(table_id=table.pk, user=carol, index=1)
+        tables.table_start(table_id=table.pk, by=alice)
 
     await database_sync_to_async(replace_bob_with_carol_and_start)()
     state = await _state(ws)

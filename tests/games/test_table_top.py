@@ -14,8 +14,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import display, engine, presenters, selectors, services
+from games import engine, selectors
 from games.models import Hand, Seat, Table
+from games.services import moves, shared, tables, turn_clock
+from games.table import display, presenters
 from tests.games.conftest import redeal, start_table
 
 NAMES = ["Alice", "Medium bot 2", "Medium bot 3"]
@@ -164,13 +166,13 @@ def test_the_live_fragment_draws_the_table_top_for_a_seat(alice):
 
 
 def test_leave_the_game_reaches_a_page_loaded_before_the_start(alice, bob):
-    table = services.table_create(
+    table = tables.table_create(
         host=alice, name="T", preset="standard", options={}, num_seats=2, turn_seconds=60
     )
-    services.seat_set_bot(table_id=table.pk, by=alice, index=1, level="easy")
+    tables.seat_set_bot(table_id=table.pk, by=alice, index=1, level="easy")
     waiting = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
     assert 'class="leave-form"' not in waiting  # the waiting room has its own "Leave"
-    services.table_start(table_id=table.pk, by=alice)
+    tables.table_start(table_id=table.pk, by=alice)
     started = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
     leave = re.search(r'<form [^>]*class="leave-form"', started).group(0)
     assert reverse("seat_leave", args=[table.pk]) in leave
@@ -181,7 +183,7 @@ def test_after_leaving_the_page_shows_no_turn_and_no_move_buttons(alice):
     redeal(table, dealer=1, seed=3)  # Alice (seat 0) plays first
     snap = selectors.load_snapshot(table.pk)
     assert "Your turn" in presenters.state_html(snap, 0, alice)
-    services.seat_leave(table_id=table.pk, user=alice)
+    tables.seat_leave(table_id=table.pk, user=alice)
     html = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
     assert "Your turn" not in html
     assert 'id="draw-button"' not in html and 'id="meld-button"' not in html
@@ -197,7 +199,7 @@ def _finish_hand(table: Table, seed: int = 1) -> None:
             return
         seat = snap.state.to_act[0]
         action = rng.choice(engine.legal_actions(snap.state, seat))
-        services.move_submit(
+        moves.move_submit(
             table_id=table.pk,
             seat=seat,
             action=engine.action_to_json(action),
@@ -214,7 +216,7 @@ def test_the_hand_summary_stays_after_the_next_deal_with_its_figures(alice):
     assert "hidden>" not in summary.split("\n")[0]
     assert "Ready for the next hand" in summary
     assert "went out" in summary or "in hand" in summary
-    services.hand_next(table_id=table.pk)
+    tables.hand_next(table_id=table.pk)
     later = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
     kept = re.search(r'<section id="hand-end".*?</section>', later, re.S).group(0)
     assert "Hand 1 is over" in kept and 'data-hand-key="' in kept
@@ -227,11 +229,11 @@ def test_the_hand_summary_stays_after_the_next_deal_with_its_figures(alice):
 
 @pytest.fixture
 def two_people(alice, bob) -> Table:
-    table = services.table_create(
+    table = tables.table_create(
         host=alice, name="Pair", preset="standard", options={}, num_seats=2, turn_seconds=60
     )
-    services.seat_join(table_id=table.pk, user=bob)
-    services.table_start(table_id=table.pk, by=alice)
+    tables.seat_join(table_id=table.pk, user=bob)
+    tables.table_start(table_id=table.pk, by=alice)
     Seat.objects.filter(table=table).update(present_until=timezone.now() + timedelta(minutes=5))
     selectors.clear_cache()
     return table
@@ -243,38 +245,38 @@ def _hands(table: Table) -> int:
 
 def test_the_pause_ends_when_every_connected_person_is_ready(two_people, alice, bob):
     _finish_hand(two_people)
-    assert services.hand_ready(table_id=two_people.pk, user=alice) is False
+    assert tables.hand_ready(table_id=two_people.pk, user=alice) is False
     assert _hands(two_people) == 1  # Bob has not said so yet
-    assert services.hand_ready(table_id=two_people.pk, user=bob) is True
+    assert tables.hand_ready(table_id=two_people.pk, user=bob) is True
     assert _hands(two_people) == 2
 
 
 def test_a_disconnected_person_does_not_hold_up_the_ready(two_people, alice):
     _finish_hand(two_people)
     Seat.objects.filter(table=two_people, index=1).update(present_until=None)
-    assert services.hand_ready(table_id=two_people.pk, user=alice) is True
+    assert tables.hand_ready(table_id=two_people.pk, user=alice) is True
     assert _hands(two_people) == 2
 
 
 def test_ready_is_refused_while_a_hand_is_played(two_people, alice):
-    with pytest.raises(services.TableError) as refused:
-        services.hand_ready(table_id=two_people.pk, user=alice)
+    with pytest.raises(shared.TableError) as refused:
+        tables.hand_ready(table_id=two_people.pk, user=alice)
     assert refused.value.code == "not_between_hands"
     assert _hands(two_people) == 1
 
 
 def test_the_pause_still_ends_by_itself_whatever_anyone_pressed(two_people, alice):
     _finish_hand(two_people)
-    services.hand_ready(table_id=two_people.pk, user=alice)
+    tables.hand_ready(table_id=two_people.pk, user=alice)
     table = Table.objects.get(pk=two_people.pk)
     # The armed task (or the sweeper) deals at the pause's end with the version it was armed
     # for: pressing Ready did not move the version, so that deal still happens.
-    assert services.hand_next(table_id=table.pk, expected_version=table.version) is not None
+    assert tables.hand_next(table_id=table.pk, expected_version=table.version) is not None
 
 
 def test_ready_is_not_a_score_figure_in_the_state_frame(two_people, alice):
     _finish_hand(two_people)
-    services.hand_ready(table_id=two_people.pk, user=alice)
+    tables.hand_ready(table_id=two_people.pk, user=alice)
     selectors.clear_cache()
     sheet = presenters.score_sheet(selectors.load_snapshot(two_people.pk))
     assert "ready" not in sheet[0]["result"]
@@ -291,10 +293,11 @@ def test_the_ready_button_posts_to_the_ready_view(two_people, alice, client):
 
 
 def test_the_pause_has_one_definition(settings):
-    from games import clock, tasks
+    from games import tasks
+    from games.services import clock
 
     settings.HAND_PAUSE_SECONDS = 5
-    assert clock.hand_pause_s() == tasks.hand_pause_seconds() == services.hand_pause_seconds() == 5
+    assert clock.hand_pause_s() == tasks.hand_pause_seconds() == tables.hand_pause_seconds() == 5
 
 
 def test_a_first_timeout_tells_the_player_a_move_was_made_for_them(alice):
@@ -306,7 +309,7 @@ def test_a_first_timeout_tells_the_player_a_move_was_made_for_them(alice):
     before = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
     assert "time ran out" not in before
     late = table.due_at + timedelta(seconds=1)
-    assert services.clock_expired(table_id=table.pk, version=table.version, now=late)
+    assert turn_clock.clock_expired(table_id=table.pk, version=table.version, now=late)
     html = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
     state_bar = re.search(r'<div id="table-state".*?</div>', html, re.S).group(0)
     assert "Your time ran out; a move was made for you." in state_bar
@@ -314,7 +317,7 @@ def test_a_first_timeout_tells_the_player_a_move_was_made_for_them(alice):
 
 
 def test_oklahoma_offers_lay_off_here_only_on_the_players_own_melds(alice):
-    from games import bot_turns
+    from games.services import bot_turns
 
     table = start_table(alice, seats=2, preset="oklahoma")
     rng = random.Random(11)
@@ -325,7 +328,7 @@ def test_oklahoma_offers_lay_off_here_only_on_the_players_own_melds(alice):
         if table.status != Table.Status.PLAYING or checked >= 5:
             break
         if snap.hand.status == Hand.Status.OVER:
-            services.hand_next(table_id=table.pk)
+            tables.hand_next(table_id=table.pk)
             continue
         state = snap.state
         theirs = [m.id for m in state.melds if m.owners[0] != 0]
@@ -337,7 +340,7 @@ def test_oklahoma_offers_lay_off_here_only_on_the_players_own_melds(alice):
         if not bot_turns.play_one(table.pk, table.version, rng=rng):
             seat = state.to_act[0]
             action = rng.choice(engine.legal_actions(state, seat))
-            services.move_submit(
+            moves.move_submit(
                 table_id=table.pk,
                 seat=seat,
                 action=engine.action_to_json(action),

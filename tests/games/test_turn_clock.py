@@ -7,10 +7,12 @@ from datetime import timedelta
 
 import pytest
 
-from games import clock, engine, selectors, services
+from games import engine, selectors
 from games.engine.scoring import in_hand_line
 from games.models import Move, Seat, Table
-from games.timeouts import timeout_action
+from games.services import clock, presence, shared, tables, turn_clock
+from games.services import moves as moves_service
+from games.services.timeouts import timeout_action
 from tests.games.conftest import redeal, start_table
 
 
@@ -36,7 +38,7 @@ def test_a_persons_turn_has_a_deadline_in_the_database(alice_first):
 def test_the_deadline_holds_for_the_whole_turn(alice_first):
     table = alice_first
     deadline = table.due_at
-    services.move_submit(
+    moves_service.move_submit(
         table_id=table.pk, seat=0, action={"type": "draw_stock"}, expected_version=table.version
     )
     table.refresh_from_db()
@@ -46,7 +48,7 @@ def test_the_deadline_holds_for_the_whole_turn(alice_first):
 def test_a_timeout_plays_the_default_turn_and_counts_it(alice_first):
     table = alice_first
     hand_before = selectors.load_snapshot(table.pk).state.hands[0]
-    assert services.clock_expired(table_id=table.pk, version=table.version, now=_late(table))
+    assert turn_clock.clock_expired(table_id=table.pk, version=table.version, now=_late(table))
     moves = list(Move.objects.order_by("seq"))
     assert [m.actor for m in moves] == [Move.Actor.CLOCK, Move.Actor.CLOCK]
     assert moves[0].action == {"type": "draw_stock"}
@@ -72,10 +74,10 @@ def test_the_default_discard_is_the_costliest_card(seed):
 def test_a_move_just_before_the_deadline_wins_over_the_timeout(alice_first):
     table = alice_first
     armed = table.version
-    services.move_submit(
+    moves_service.move_submit(
         table_id=table.pk, seat=0, action={"type": "draw_stock"}, expected_version=armed
     )
-    assert not services.clock_expired(table_id=table.pk, version=armed, now=_late(table))
+    assert not turn_clock.clock_expired(table_id=table.pk, version=armed, now=_late(table))
     assert Move.objects.filter(actor=Move.Actor.CLOCK).count() == 0
     assert Seat.objects.get(table=table, index=0).timeouts == 0
 
@@ -83,16 +85,16 @@ def test_a_move_just_before_the_deadline_wins_over_the_timeout(alice_first):
 def test_the_clock_does_nothing_before_the_deadline(alice_first):
     table = alice_first
     early = table.due_at - timedelta(seconds=1)
-    assert not services.clock_expired(table_id=table.pk, version=table.version, now=early)
+    assert not turn_clock.clock_expired(table_id=table.pk, version=table.version, now=early)
     assert not Move.objects.exists()
 
 
 def _timeout_alices_turn(table: Table) -> None:
     """Let Alice's clock run out, then let the bot play its turn (the task, run directly)."""
-    from games import bot_turns
+    from games.services import bot_turns
 
     table.refresh_from_db()
-    assert services.clock_expired(table_id=table.pk, version=table.version, now=_late(table))
+    assert turn_clock.clock_expired(table_id=table.pk, version=table.version, now=_late(table))
     table.refresh_from_db()
     while selectors.load_snapshot(table.pk).state.current == 1:
         assert bot_turns.play_one(table.pk, table.version, rng=random.Random(0))
@@ -109,7 +111,7 @@ def test_the_second_timeout_in_a_row_hands_the_seat_to_a_bot_until_im_back(alice
     assert seat.autoplay
     table.refresh_from_db()
     assert table.due_kind == clock.BOT  # Alice's turn, played by the bot now
-    services.seat_back(table_id=table.pk, user=alice)
+    presence.seat_back(table_id=table.pk, user=alice)
     seat.refresh_from_db()
     table.refresh_from_db()
     assert not seat.autoplay and seat.timeouts == 0
@@ -120,20 +122,20 @@ def test_a_persons_own_move_resets_the_timeout_count(alice_first):
     table = alice_first
     _timeout_alices_turn(table)
     table.refresh_from_db()
-    services.move_submit(
+    moves_service.move_submit(
         table_id=table.pk, seat=0, action={"type": "draw_stock"}, expected_version=table.version
     )
     assert Seat.objects.get(table=table, index=0).timeouts == 0
 
 
 def test_im_back_is_refused_when_not_covered(alice, alice_first):
-    with pytest.raises(services.TableError) as refused:
-        services.seat_back(table_id=alice_first.pk, user=alice)
+    with pytest.raises(shared.TableError) as refused:
+        presence.seat_back(table_id=alice_first.pk, user=alice)
     assert refused.value.code == "not_autoplay"
 
 
 def test_untimed_tables_have_no_turn_clock(alice):
-    table = services.table_create(
+    table = tables.table_create(
         host=alice,
         name="Private",
         preset="standard",
@@ -143,7 +145,7 @@ def test_untimed_tables_have_no_turn_clock(alice):
         is_private=True,
         fill_with_bots=True,
     )
-    services.table_start(table_id=table.pk, by=alice)
+    tables.table_start(table_id=table.pk, by=alice)
     table.refresh_from_db()
     redeal(table, dealer=1)
     assert table.due_kind == "" and table.due_at is None
@@ -158,26 +160,26 @@ def test_the_claim_window_closes_at_its_deadline(alice):
             break
         seat = snap.state.to_act[0]
         legal = engine.legal_actions(snap.state, seat)
-        outcome = services.move_submit(
+        outcome = moves_service.move_submit(
             table_id=table.pk,
             seat=seat,
             action=engine.action_to_json(rng.choice(legal)),
             expected_version=snap.version,
         )
         if outcome.hand_over:
-            services.hand_next(table_id=table.pk)
+            tables.hand_next(table_id=table.pk)
     else:
         pytest.fail("no claim window opened in 400 random moves")
     table.refresh_from_db()
     assert table.due_kind == clock.CLOCK
-    assert services.clock_expired(table_id=table.pk, version=table.version, now=_late(table))
+    assert turn_clock.clock_expired(table_id=table.pk, version=table.version, now=_late(table))
     last = Move.objects.order_by("-id").first()
     assert (last.seat, last.actor, last.action) == (-1, Move.Actor.CLOCK, {"type": "close_claims"})
     assert selectors.load_snapshot(table.pk).state.phase != engine.Phase.CLAIM
 
 
 def test_the_state_frame_carries_the_servers_deadline(alice_first):
-    from games import presenters
+    from games.table import presenters
 
     frame = presenters.state_payload(selectors.load_snapshot(alice_first.pk), 0)
     assert frame["clock"]["deadline"] == alice_first.due_at.isoformat()
@@ -187,7 +189,7 @@ def test_the_state_frame_carries_the_servers_deadline(alice_first):
 def test_a_covered_player_sees_im_back_and_takes_the_seat_back(alice, alice_first, client):
     from django.urls import reverse
 
-    from games import presenters
+    from games.table import presenters
 
     table = alice_first
     Seat.objects.filter(table=table, index=0).update(autoplay=True)

@@ -11,8 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import display, engine, presenters, rules_pages, selectors, services
+from games import engine, rules_pages, selectors
 from games.models import ChatMessage, ChatMute, ChatReport, Game, Hand, Seat, Table
+from games.services import tables
+from games.table import display, presenters
 from tests.conftest import make_player
 from tests.games.conftest import play_one, start_table
 
@@ -52,7 +54,7 @@ def waiting_table(host, **overrides) -> Table:
         "turn_seconds": 60,
     }
     fields.update(overrides)
-    return services.table_create(**fields)
+    return tables.table_create(**fields)
 
 
 def occupants(table: Table) -> list[object]:
@@ -74,7 +76,7 @@ def finish_game(table: Table, seed: int = 7) -> Game:
             break
         hand = Hand.objects.filter(game__table=table).order_by("-game__number", "-number")[0]
         if hand.status == Hand.Status.OVER:
-            services.hand_next(table_id=table.pk)
+            tables.hand_next(table_id=table.pk)
         else:
             play_one(table, rng)
     game = Game.objects.get(table=table)
@@ -117,7 +119,7 @@ def test_the_lobby_list_takes_two_queries_however_many_tables_and_seats(
 ):
     for n in range(3):
         table = waiting_table(alice if n % 2 else bob, name=f"Table {n}")
-        services.seat_set_bot(table_id=table.pk, by=table.host, index=1, level="easy")
+        tables.seat_set_bot(table_id=table.pk, by=table.host, index=1, level="easy")
     with django_assert_num_queries(2):
         listing = selectors.public_tables()
     assert [t.name for t in listing] == ["Table 2", "Table 1", "Table 0"]
@@ -153,7 +155,7 @@ def test_the_lobby_socket_list_follows_a_seat_taken_after_the_page_was_rendered(
     table = waiting_table(alice, name="Seats change")
     before = presenters.lobby_html(selectors.public_tables(), None)
     assert "1/3" in before
-    services.seat_set_bot(table_id=table.pk, by=alice, index=1, level="easy")
+    tables.seat_set_bot(table_id=table.pk, by=alice, index=1, level="easy")
     after = presenters.lobby_html(selectors.public_tables(), None)
     assert "2/3" in after and 'hx-swap-oob="true"' in after
 
@@ -302,7 +304,7 @@ def test_without_htmx_a_refusal_is_a_message_on_the_table_page(alice, bob):
 def test_the_host_adds_and_removes_bots_and_removes_a_player(alice, bob):
     table = waiting_table(alice)
     host = client_for(alice)
-    services.seat_join(table_id=table.pk, user=bob, index=1)
+    tables.seat_join(table_id=table.pk, user=bob, index=1)
     added = host.post(reverse("seat_bot", args=[table.pk]), {"index": 2, "level": "easy"}, **HTMX)
     assert added.status_code == 204
     assert occupants(table) == [alice.pk, bob.pk, "easy"]
@@ -315,7 +317,7 @@ def test_the_host_adds_and_removes_bots_and_removes_a_player(alice, bob):
 
 def test_someone_else_cannot_act_as_host(alice, bob):
     table = waiting_table(alice)
-    services.seat_join(table_id=table.pk, user=bob, index=1)
+    tables.seat_join(table_id=table.pk, user=bob, index=1)
     guest = client_for(bob)
     for name, data in [
         ("seat_bot", {"index": 2, "level": "easy"}),
@@ -425,11 +427,11 @@ def test_a_socket_that_lost_its_seat_is_shown_the_public_view(alice, bob):
     """Bob's socket still says seat 1 after the host removed him and Carol sat down."""
     carol = make_player("carol", "Carol")
     table = waiting_table(alice, num_seats=3, fill_with_bots=False)
-    services.seat_join(table_id=table.pk, user=bob, index=1)
-    services.seat_remove_player(table_id=table.pk, by=alice, index=1)
-    services.seat_join(table_id=table.pk, user=carol, index=1)
-    services.seat_set_bot(table_id=table.pk, by=alice, index=2, level="easy")
-    services.table_start(table_id=table.pk, by=alice)
+    tables.seat_join(table_id=table.pk, user=bob, index=1)
+    tables.seat_remove_player(table_id=table.pk, by=alice, index=1)
+    tables.seat_join(table_id=table.pk, user=carol, index=1)
+    tables.seat_set_bot(table_id=table.pk, by=alice, index=2, level="easy")
+    tables.table_start(table_id=table.pk, by=alice)
     snap = selectors.load_snapshot(table.pk)
     assert presenters.checked_seat(snap, 1, bob) is None
     assert presenters.checked_seat(snap, 1, carol) == 1
@@ -519,7 +521,7 @@ def test_during_a_rummy_call_window_claimants_get_call_and_pass_controls(alice):
         if snap.state.phase is engine.Phase.CLAIM:
             break
         if snap.hand.status == Hand.Status.OVER:
-            services.hand_next(table_id=table.pk)
+            tables.hand_next(table_id=table.pk)
         else:
             play_one(table, rng)
     else:

@@ -3,8 +3,8 @@
 The error is raised by the database itself, by a trigger on the move log: after the version
 swap has been written and before the move row, the worst place (a half-written move would
 leave a version with no move behind it). A trigger bites on both write paths, the ORM
-transaction and PostgreSQL's single statement (games.move_statement), where a patched Python
-method would be bypassed.
+transaction and PostgreSQL's single statement (games.services.move_statement), where a
+patched Python method would be bypassed.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import DatabaseError, connection
 
-from games import services
 from games.models import Move
+from games.services import moves
 from tests.games.conftest import redeal, start_table
 from tests.security.socket_helpers import connect, fingerprint, next_frame, table_for
 
@@ -96,13 +96,13 @@ def test_the_move_service_leaves_nothing_behind_on_a_database_error(alice):
     redeal(table, dealer=1)
     version = table.version
     with moves_refused(), pytest.raises(DatabaseError):
-        services.move_submit(
+        moves.move_submit(
             table_id=table.pk, seat=0, action={"type": "draw_stock"}, expected_version=version
         )
     table.refresh_from_db()
     assert table.version == version
     assert not Move.objects.filter(hand__game__table=table).exists()
-    outcome = services.move_submit(
+    outcome = moves.move_submit(
         table_id=table.pk, seat=0, action={"type": "draw_stock"}, expected_version=version
     )
     assert outcome.version == version + 1 and outcome.seq == 1

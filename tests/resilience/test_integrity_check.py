@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from games import services
 from games.models import Hand, Move
+from games.services import tables
 from tests.games.conftest import play_one, start_table
 from tests.resilience.integrity import check_table
 
@@ -21,7 +21,7 @@ def _played(alice, moves: int = 200):
     for _ in range(moves):
         hand = Hand.objects.filter(game__table=table).order_by("-number").first()
         if hand.status == Hand.Status.OVER:
-            services.hand_next(table_id=table.pk)
+            tables.hand_next(table_id=table.pk)
         else:
             play_one(table, rng)
     return table

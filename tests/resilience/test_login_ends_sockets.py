@@ -18,8 +18,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games import services
 from games.models import Move, Table
+from games.services import tables
 from tests.conftest import PASSWORD
 from tests.games.conftest import redeal
 from tests.resilience.stack import Process, stack_env, start_daphne
@@ -46,11 +46,11 @@ def _session_cookie(user) -> str:
 
 def _table_for(user) -> Table:
     with mock.patch("games.tasks.schedule_table_work"):
-        table = services.table_create(
+        table = tables.table_create(
             host=user, name="Sockets", preset="standard", options={}, num_seats=2,
             turn_seconds=300, fill_with_bots=True,
         )  # fmt: skip
-        services.table_start(table_id=table.pk, by=user)
+        tables.table_start(table_id=table.pk, by=user)
         table.refresh_from_db()
         redeal(table, dealer=1)
     table.refresh_from_db()

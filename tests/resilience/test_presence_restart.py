@@ -26,8 +26,8 @@ from django.conf import settings
 from django.test import Client
 
 from config.private_redis import free_port
-from games import services
 from games.models import Move, Seat, SeatSocket, Table
+from games.services import tables
 from tests.conftest import make_player
 from tests.games.conftest import redeal
 from tests.resilience.stack import Process, poll, stack_env, start_daphne, start_worker
@@ -43,7 +43,7 @@ def untimed_table(alice) -> int:
     """Alice (seat 0, to act first) and an easy bot, no turn clock, spectators with the invite.
     Nothing is armed in the test's own broker: the worker's beat finds what is due."""
     with mock.patch("games.tasks.schedule_table_work"):
-        table = services.table_create(
+        table = tables.table_create(
             host=alice,
             name="Presence",
             preset="standard",
@@ -54,7 +54,7 @@ def untimed_table(alice) -> int:
             fill_with_bots=True,
             bot_level="easy",
         )
-        services.table_start(table_id=table.pk, by=alice)
+        tables.table_start(table_id=table.pk, by=alice)
         table.refresh_from_db()
         redeal(table, dealer=1)
     return table.pk

@@ -15,8 +15,8 @@ from unittest import mock
 
 import pytest
 
-from games import services
 from games.models import Move, Seat, Table
+from games.services import tables
 from tests.conftest import make_player
 from tests.resilience.integrity import check_table
 from tests.resilience.stack import poll, stack_env, start_worker
@@ -33,7 +33,7 @@ def bot_tables(count: int) -> list[int]:
     with mock.patch("games.tasks.schedule_table_work"):
         for i in range(count):
             host = make_player(f"host{i}", f"Host {i}")
-            table = services.table_create(
+            table = tables.table_create(
                 host=host,
                 name=f"Faults {i}",
                 preset="standard",
@@ -47,7 +47,7 @@ def bot_tables(count: int) -> list[int]:
                 Table.objects.filter(pk=table.pk).update(turn_seconds=1)
             else:
                 Seat.objects.filter(table=table, index=0).update(autoplay=True)
-            services.table_start(table_id=table.pk, by=host)
+            tables.table_start(table_id=table.pk, by=host)
             ids.append(table.pk)
     return ids
 

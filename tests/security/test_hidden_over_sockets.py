@@ -20,8 +20,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import bots, consumers, engine, selectors, services
+from games import bots, consumers, engine, selectors
 from games.models import Game, Table
+from games.services import tables
 from tests.conftest import make_player
 from tests.games.test_hidden_information import hidden_from, leaks_in_json, leaks_in_text
 from tests.security.socket_helpers import app
@@ -87,12 +88,12 @@ def _new_game(number: int) -> tuple[int, list[Any], Any]:
         make_player(f"p{number}b", f"Ben {number}"),
     ]
     watcher = make_player(f"w{number}", f"Watcher {number}")
-    table = services.table_create(
+    table = tables.table_create(
         host=players[0], name=f"Sockets {number}", preset="standard",
         options={"target": TARGET}, num_seats=2, turn_seconds=300,
     )  # fmt: skip
-    services.seat_join(table_id=table.pk, user=players[1], index=1)
-    services.table_start(table_id=table.pk, by=players[0])
+    tables.seat_join(table_id=table.pk, user=players[1], index=1)
+    tables.table_start(table_id=table.pk, by=players[0])
     return table.pk, players, watcher
 
 
@@ -104,7 +105,7 @@ def _position(table_id: int) -> tuple[int, Any, str, str]:
 
 @database_sync_to_async
 def _next_hand(table_id: int) -> None:
-    services.hand_next(table_id=table_id)
+    tables.hand_next(table_id=table_id)
 
 
 async def _play_game(number: int) -> tuple[int, int]:

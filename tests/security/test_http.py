@@ -15,8 +15,8 @@ from django.conf import settings
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from games import services
 from games.models import ChatMessage, Game, Seat, Table
+from games.services import tables
 from tests.conftest import make_player
 from tests.games.conftest import start_table
 
@@ -85,7 +85,7 @@ def test_every_post_without_a_csrf_token_is_refused(alice, logged_in):
 
 
 def test_a_forged_csrf_token_is_refused_and_the_real_one_accepted(alice, bob):
-    table = services.table_create(
+    table = tables.table_create(
         host=alice,
         name="Open",
         preset="standard",
@@ -133,7 +133,7 @@ def _table_state(table: Table) -> tuple[object, ...]:
 def test_an_outsider_can_change_nothing_at_someone_elses_tables(alice, bob):
     """Bob tries every table action at Alice's private table (waiting, no invite) and at her
     running public table: each is refused or not found, and neither table changes."""
-    private = services.table_create(
+    private = tables.table_create(
         host=alice,
         name="Private",
         preset="standard",

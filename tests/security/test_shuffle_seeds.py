@@ -10,8 +10,10 @@ from unittest import mock
 import pytest
 from django.test import Client
 
-from games import presenters, selectors, services
+from games import selectors
 from games.models import Hand
+from games.services import tables
+from games.table import presenters
 from tests.games.conftest import play_one, start_table
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +32,7 @@ def test_every_deal_takes_its_seed_from_secrets(alice, bob):
     random.seed(5)
     first = start_table(bob, seats=2)
     random.seed(5)
-    services.seat_leave(table_id=table.pk, user=alice)
+    tables.seat_leave(table_id=table.pk, user=alice)
     second = start_table(alice, seats=2)
     assert _seed(first) != _seed(second)
 

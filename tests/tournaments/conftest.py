@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import bot_turns, selectors
+from games import selectors
 from games.models import Table
+from games.services import bot_turns
 from tests.conftest import make_player
 from tournaments import services
 from tournaments.models import Level, Tournament, TournamentTable

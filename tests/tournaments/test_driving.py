@@ -7,8 +7,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import bot_turns
 from games.models import Game, Table
+from games.services import bot_turns
 from tests.tournaments.conftest import bot_players, enter, make_tournament
 from tournaments import services, tasks
 from tournaments.models import Tournament, TournamentTable

@@ -33,9 +33,10 @@ from django.db.models import Sum
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games import bot_turns, selectors
-from games import services as games
+from games import selectors
 from games.models import Game, Hand, Table
+from games.services import bot_turns, shared
+from games.services import tables as tables_service
 from tests.tournaments.conftest import make_tournament
 from tournaments import prizes, services
 from tournaments.models import ChipLedger, Entry, Tournament, TournamentTable
@@ -283,8 +284,10 @@ class Driver:
             ids = self.live_table_ids()
             if ids:
                 try:
-                    games.table_abort(table_id=self.rng.choice(ids), reason="Staff stopped it")
-                except games.TableError as refused:  # between games: nothing to stop
+                    tables_service.table_abort(
+                        table_id=self.rng.choice(ids), reason="Staff stopped it"
+                    )
+                except shared.TableError as refused:  # between games: nothing to stop
                     assert refused.code == "finished"
                 else:
                     self.aborted_single = not t.is_mtt

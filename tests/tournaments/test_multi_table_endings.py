@@ -10,9 +10,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import bot_turns
-from games import services as games
 from games.models import Game, Table
+from games.services import bot_turns, tables
 from tests.tournaments.conftest import bot_players, drive, enter, make_tournament
 from tests.tournaments.test_running import ledger_balance
 from tournaments import services
@@ -84,7 +83,7 @@ def test_a_table_stopped_by_staff_is_broken_and_its_players_play_on_elsewhere(db
     services.start(tournament_id=t.pk, rng=random.Random(3))
     first = TournamentTable.objects.filter(tournament=t).first()
     assert first.table_id is not None
-    games.table_abort(table_id=first.table_id, reason="Staff test")
+    tables.table_abort(table_id=first.table_id, reason="Staff test")
     t = drive(t)
 
     assert t.status == Tournament.Status.FINISHED

@@ -94,9 +94,9 @@ def test_a_spectators_view_of_a_tournament_table_links_the_public_page_only(alic
 
 
 def test_an_ordinary_table_page_has_no_tournament_line(alice_client, alice):
-    from games import services as games_services
+    from games.services import tables
 
-    table = games_services.table_create(
+    table = tables.table_create(
         host=alice, name="Kitchen", preset="classic", options={}, num_seats=3, turn_seconds=60
     )
     page = alice_client.get(reverse("table_detail", args=[table.pk])).content.decode()

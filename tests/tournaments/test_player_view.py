@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import bot_turns
 from games.models import Game, Hand, Table
+from games.services import bot_turns
 from tests.tournaments.conftest import bot_players, enter, make_tournament
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament, TournamentTable
@@ -187,8 +187,8 @@ def test_a_quick_game_table_says_its_hands_and_no_host_hint(alice):
     header = re.search(r'<p class="table-facts">.*?</p>', page, re.S).group(0)
     assert "2 hands" in header and "to 500" not in header
     assert "quick game of 2 hands" in page and "Your score:" in page
-    from games import presenters
     from games import selectors as game_selectors
+    from games.table import presenters
 
     context = presenters.table_context(game_selectors.load_snapshot(table_id), 0, alice)
     assert context["replay_hint"] == ""  # the host's "same seats" hint is for hosted tables

@@ -1,5 +1,5 @@
-"""Ready at tournament tables: the same pause as every table (games.clock), ended early when
-every connected person there said so, and the tournament's next deal or round follows."""
+"""Ready at tournament tables: the same pause as every table (games.services.clock), ended
+early when every connected person there said so, and the tournament's next deal or round follows."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import bot_turns, engine, selectors
-from games import services as games
+from games import engine, selectors
 from games.models import Game, Hand, Seat, Table
+from games.services import bot_turns, moves, shared, tables
 from tests.conftest import make_player
 from tests.tournaments.conftest import bot_players, enter, make_tournament
 from tournaments import services, tasks
@@ -44,7 +44,7 @@ def _play_hand(table: Table, rng: random.Random) -> None:
             continue
         seat = snap.state.to_act[0]
         action = rng.choice(engine.legal_actions(snap.state, seat))
-        games.move_submit(
+        moves.move_submit(
             table_id=table.pk,
             seat=seat,
             action=engine.action_to_json(action),
@@ -72,7 +72,7 @@ def test_ready_ends_the_pause_at_a_single_table_tourney(
     assert Hand.objects.filter(game__table=table).count() == 1  # the pause is running
     armed.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        assert games.hand_ready(table_id=table.pk, user=person) is True
+        assert tables.hand_ready(table_id=table.pk, user=person) is True
     assert armed == [t.pk]  # the Ready armed the tournament's advance
     services.advance(tournament_id=t.pk)
     assert Hand.objects.filter(game__table=table).count() == 2
@@ -101,7 +101,7 @@ def test_ready_ends_the_pause_before_a_multi_table_round(
     t.refresh_from_db()
     assert t.round == 1 and Game.objects.count() == 1
     with django_capture_on_commit_callbacks(execute=True):
-        assert games.hand_ready(table_id=table.pk, user=person) is True
+        assert tables.hand_ready(table_id=table.pk, user=person) is True
     assert armed == [t.pk]
     services.advance(tournament_id=t.pk)
     t.refresh_from_db()
@@ -112,14 +112,14 @@ def test_ready_after_the_pause_at_a_tournament_table_is_refused(person, settings
     settings.HAND_PAUSE_SECONDS = 0
     table = _start(person, format=Tournament.Format.STT)
     _play_hand(table, random.Random(3))
-    with pytest.raises(games.TableError) as refused:
-        games.hand_ready(table_id=table.pk, user=person)
+    with pytest.raises(shared.TableError) as refused:
+        tables.hand_ready(table_id=table.pk, user=person)
     assert refused.value.code == "not_between_hands"
     assert "ready" not in (Hand.objects.get(game__table=table).result or {})
 
 
 def test_a_tourney_table_offers_ready_between_hands(person, settings, armed):
-    from games import presenters
+    from games.table import presenters
 
     settings.HAND_PAUSE_SECONDS = 30
     table = _start(person, format=Tournament.Format.STT)

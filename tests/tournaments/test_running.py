@@ -9,9 +9,8 @@ import pytest
 from django.db.models import Sum
 from django.utils import timezone
 
-from games import bot_turns
-from games import services as games
 from games.models import Game, Table
+from games.services import bot_turns, moves, presence, shared
 from tests.tournaments.conftest import bot_players, drive, enter, make_tournament
 from tournaments import services
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
@@ -146,9 +145,9 @@ def test_pause_stops_the_clocks_and_resume_restarts_them(db):
     services.pause(tournament_id=t.pk)
     table.refresh_from_db()
     assert table.paused_at is not None and table.due_at is None
-    with pytest.raises(games.TableError, match="paused"):
+    with pytest.raises(shared.TableError, match="paused"):
         seat = 0
-        games.move_submit(
+        moves.move_submit(
             table_id=table.pk, seat=seat, action={"type": "draw_stock"}, expected_version=None
         )
     assert not services.advance(tournament_id=t.pk)
@@ -186,10 +185,10 @@ def test_a_player_covered_by_a_bot_stays_covered_next_round_until_back(db, alice
     seat = Seat.objects.get(table=table, user=alice)
     Seat.objects.filter(pk=seat.pk).update(disconnected_at=timezone.now())
     later = timezone.now() + timedelta(hours=1)
-    assert games.seat_disconnect_expired(table_id=table.pk, seat=seat.index, now=later)
+    assert presence.seat_disconnect_expired(table_id=table.pk, seat=seat.index, now=later)
     drive_one_round(t)
     assert Seat.objects.get(table=table, user=alice).autoplay
-    games.seat_back(table_id=table.pk, user=alice)
+    presence.seat_back(table_id=table.pk, user=alice)
     playing = list(Entry.objects.filter(tournament=t).select_related("user"))
     assert alice.pk not in services._autoplay_users(t, playing)
 

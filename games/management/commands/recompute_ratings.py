@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import ratings
 from games.management.progress import Progress
+from games.ratings import ratings
 
 
 class Command(BaseCommand):

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import history_seed, ratings
 from games.management.progress import Progress
+from games.ratings import history_seed, ratings
 
 
 class Command(BaseCommand):

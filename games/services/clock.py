@@ -127,7 +127,7 @@ def due_after(
     if table.paused_at is not None:
         return "", None
     if hand.status == Hand.Status.OVER:
-        if table.managed:  # its manager deals the next hand (services.hand_next) or ends it
+        if table.managed:  # its manager deals the next hand (services.tables.hand_next) or ends it
             return "", None
         return NEXT_HAND, now + timedelta(seconds=hand_pause_s())
     if not state.to_act:
@@ -169,7 +169,8 @@ def arm_at(
     or more: one Celery message per turn, nearly all of them waking up to find the turn long
     over. Now a task armed for ``outstanding`` that has not fired yet covers any later
     deadline: when it fires and finds the deadline moved on, it re-arms itself for the new one
-    (services.clock_expired). A lost task delays only until the sweeper's pass, as before.
+    (services.turn_clock.clock_expired). A lost task delays only until the sweeper's pass, as
+    before.
     """
     if deadline is None:
         return None

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import random
 
-from games import engine, selectors, services
+from games import engine, selectors
 from games.models import Move
+from games.services import moves, shared
 
 log = logging.getLogger(__name__)
 
@@ -28,14 +29,14 @@ def play_one(table_id: int, version: int, *, rng: random.Random) -> bool:
         return False
     action = bots.choose_action(level, view, legal, rng, time_limit_s=bots.LIVE_TIME_LIMIT_S)
     try:
-        services.move_submit(
+        moves.move_submit(
             table_id=table_id,
             seat=seat,
             action=engine.action_to_json(action),
             expected_version=version,
             actor=Move.Actor.BOT,
         )
-    except services.TableError as exc:
+    except shared.TableError as exc:
         log.info("bot move refused", extra={"table": table_id, "code": exc.code})
         return False
     return True

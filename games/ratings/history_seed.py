@@ -3,7 +3,7 @@
 Finished games are written the way the live site leaves them (rules, players, totals,
 winners, each hand's scores in ``hands_summary``) but without hands or moves: leaderboards
 and player pages never read those. Players have a hidden strength, so the ratings that
-``games.ratings.replay_all`` computes afterwards spread out as on a real site.
+``games.ratings.ratings.replay_all`` computes afterwards spread out as on a real site.
 """
 
 from __future__ import annotations

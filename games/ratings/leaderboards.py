@@ -19,8 +19,8 @@ from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games import ratings
 from games.models import PlayerPeriodStats, Rating
+from games.ratings import ratings
 
 BOARDS: dict[str, str] = {
     "rating": "Rating",

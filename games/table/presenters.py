@@ -15,9 +15,12 @@ import orjson
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import clock, display, engine, services
+from games import engine
 from games.models import Game, Hand, Table
 from games.selectors import LobbySeat, LobbyTable, TableSnapshot
+from games.services import clock
+from games.services import tables as tables_service
+from games.table import display
 
 
 def seat_view(snap: TableSnapshot, seat: int | None) -> dict[str, Any] | None:
@@ -87,7 +90,7 @@ def _figures(result: dict[str, Any] | None) -> dict[str, Any] | None:
     if result is None:
         return None
     seats = [{k: v for k, v in seat.items() if k != "lines"} for seat in result.get("seats", [])]
-    # "ready" (who pressed Ready between hands, services.hand_ready) is no score figure.
+    # "ready" (who pressed Ready between hands, tables_service.hand_ready) is no score figure.
     return {**{k: v for k, v in result.items() if k != "ready"}, "seats": seats}
 
 
@@ -168,7 +171,7 @@ def _shared_json(snap: TableSnapshot) -> tuple[str, str, str]:
 
 def clock_summary(snap: TableSnapshot) -> dict[str, Any] | None:
     """The running turn clock or claim window: the server's deadline and the time left."""
-    from games import clock
+    from games.services import clock
 
     left = clock.seconds_left(snap.table)
     if left is None:
@@ -215,9 +218,9 @@ def table_context(
     """The template context of the table's live parts, shared by the page and the socket.
 
     Cards come only from ``state_payload`` (the engine's view for ``seat``), through
-    games.display; the snapshot's full state is deliberately not passed to templates.
+    games.table.display; the snapshot's full state is deliberately not passed to templates.
     ``seat_only``: leave out what only the shared regions read (the score sheet, the log,
-    the wild note; games/table_frames.py renders those once per version from a spectator's
+    the wild note; games/table/table_frames.py renders those once per version from a spectator's
     context).
     """
     seat = checked_seat(snap, seat, user)
@@ -313,7 +316,7 @@ def table_context(
     return ctx
 
 
-BOT_LEVEL_CHOICES = [(level, level.title()) for level in services.BOT_LEVELS]
+BOT_LEVEL_CHOICES = [(level, level.title()) for level in tables_service.BOT_LEVELS]
 
 
 def _hand_summary(
@@ -375,7 +378,7 @@ def _covered(snap: TableSnapshot, seat: int | None) -> bool:
 
 
 def _deadline(snap: TableSnapshot) -> str | None:
-    """The turn clock's deadline (games.clock stores it on the table), or None."""
+    """The turn clock's deadline (games.services.clock stores it on the table), or None."""
     table = snap.table
     if table.due_kind != "clock" or table.due_at is None:
         return None

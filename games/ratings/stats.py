@@ -1,6 +1,6 @@
 """The public player page's data: a fixed handful of queries whatever the history's length.
 
-Everything comes from denormalised rows kept by ``games.ratings``: ``Rating``, the "career"
+Everything comes from denormalised rows kept by ``games.ratings.ratings``: ``Rating``, the "career"
 ``PlayerPeriodStats`` row and ``GameResult`` (one row per account and finished game, indexed by
 user and time); no game or hand rows are read, and nothing is aggregated at request time.
 """
@@ -14,9 +14,9 @@ from django.db.models.functions import Lower
 from django.http import Http404
 
 from accounts.models import User
-from games import charts, ratings
 from games.engine.presets import PLANNED_PRESETS, PRESETS
 from games.models import GameResult, PlayerPeriodStats, Rating
+from games.ratings import charts, ratings
 
 RECENT_GAMES = 20
 CHART_POINTS = 200

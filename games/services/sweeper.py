@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games import bot_turns, clock, services
 from games.models import Seat, SeatSocket, Table
+from games.services import bot_turns, clock, presence, tables, turn_clock
 
 BATCH = 200
 
@@ -26,7 +26,7 @@ def table_expiry() -> timedelta:
 def _mark_lapsed_heartbeats(now: datetime) -> int:
     """Seats whose every socket stopped refreshing (a killed or stopped web process, a lost
     network) are gone from the moment the last heartbeat expired; clean closes were marked
-    at once by ``services.presence_gone``."""
+    at once by ``presence.presence_gone``."""
     lapsed = Seat.objects.filter(
         table__status__in=[Table.Status.WAITING, Table.Status.PLAYING],
         user__isnull=False,
@@ -34,7 +34,7 @@ def _mark_lapsed_heartbeats(now: datetime) -> int:
         disconnected_at__isnull=True,
     ).values_list("table_id", "index")[:BATCH]
     return sum(
-        int(services.presence_expired(table_id=table_id, seat=index, now=now))
+        int(presence.presence_expired(table_id=table_id, seat=index, now=now))
         for table_id, index in lapsed
     )
 
@@ -57,11 +57,11 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     ).values_list("pk", "version", "due_kind")[:BATCH]
     for table_id, version, kind in overdue:
         if kind == clock.CLOCK:
-            handled = services.clock_expired(table_id=table_id, version=version, now=now)
+            handled = turn_clock.clock_expired(table_id=table_id, version=version, now=now)
         elif kind == clock.BOT:
             handled = bot_turns.play_one(table_id, version, rng=random.Random())
         elif kind == clock.NEXT_HAND:
-            handled = services.hand_next(table_id=table_id, expected_version=version) is not None
+            handled = tables.hand_next(table_id=table_id, expected_version=version) is not None
         else:
             continue
         done[kind] += int(handled)
@@ -78,12 +78,12 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     )
     for table_id, index in lapsed:
         done["disconnect"] += int(
-            services.seat_disconnect_expired(table_id=table_id, seat=index, now=now)
+            presence.seat_disconnect_expired(table_id=table_id, seat=index, now=now)
         )
     SeatSocket.objects.filter(expires_at__lte=now).delete()  # sockets of dead processes
     stale = Table.objects.filter(
         status=Table.Status.WAITING, created_at__lte=now - table_expiry()
     ).values_list("pk", flat=True)[:BATCH]
     for table_id in stale:
-        done["expired"] += int(services.table_expire(table_id=table_id))
+        done["expired"] += int(tables.table_expire(table_id=table_id))
     return done

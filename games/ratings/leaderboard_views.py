@@ -14,7 +14,8 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET
 
-from games import game_reviews, leaderboards, ratings, stats
+from games import game_reviews
+from games.ratings import leaderboards, ratings, stats
 
 JSON_CACHE_SECONDS = 60
 

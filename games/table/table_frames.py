@@ -19,8 +19,8 @@ from typing import Any
 from django.template import Context
 from django.template.loader import get_template
 
-from games import display, presenters
 from games.selectors import TableSnapshot
+from games.table import display, presenters
 
 REGIONS: tuple[str, ...] = (
     "table-state",
