@@ -426,7 +426,9 @@ def table_start(*, table_id: int, by: User) -> Game:
     return game
 
 
-def _start_game(table: Table, seats: list[Seat], dealer: int | None = None) -> Game:
+def _start_game(
+    table: Table, seats: list[Seat], dealer: int | None = None, seed: int | None = None
+) -> Game:
     rules = engine.Rules.from_json(table.rules)
     if dealer is not None and not rules.spec.partnerships and 0 <= dealer < len(seats):
         shown: Any = []  # a manager (tournament) names the dealer: no draw
@@ -452,7 +454,7 @@ def _start_game(table: Table, seats: list[Seat], dealer: int | None = None) -> G
     table.started_at = table.started_at or timezone.now()
     table.finished_at = None
     table.save(update_fields=["status", "started_at", "finished_at"])
-    _deal(table, game, rules, dealer)
+    _deal(table, game, rules, dealer, seed)
     _refresh_due(table)
     return game
 
@@ -482,7 +484,9 @@ def _player_record(seat: Seat) -> dict[str, Any]:
     return {"user": None, "name": f"{seat.bot_level.title()} bot", "bot": seat.bot_level}
 
 
-def _deal(table: Table, game: Game, rules: engine.Rules, dealer: int) -> Hand:
+def _deal(
+    table: Table, game: Game, rules: engine.Rules, dealer: int, seed: int | None = None
+) -> Hand:
     number = (game.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     state = engine.new_hand(
         rules,
@@ -490,6 +494,7 @@ def _deal(table: Table, game: Game, rules: engine.Rules, dealer: int) -> Hand:
         dealer,
         totals=list(game.totals),
         on_board=list(game.on_board) or None,
+        seed=seed,
     )
     hand = Hand.objects.create(
         game=game, number=number, dealer=dealer, state=engine.state_to_json(state)
@@ -1305,12 +1310,15 @@ def managed_game_start(
     hands_per_game: int | None = None,
     autoplay: frozenset[int] = frozenset(),
     dealer: int | None = None,
+    seed: int | None = None,
 ) -> Game:
     """Seat ``players`` (None: a bot) in order and start a game at a managed table.
 
     The table must not be playing. ``autoplay`` holds ids of users a bot plays for from the
     first move (people who did not show up before). ``dealer``: the seat that deals first
     (a tournament passes the deal on between its one-hand games); None draws for it.
+    ``seed``: the first hand's seed (a duplicate tournament deals every table the same
+    cards); None, a fresh one. Stored in the hand's state like any seed, so replay holds.
     """
     with transaction.atomic():
         table = _locked_table(table_id)
@@ -1344,7 +1352,7 @@ def managed_game_start(
         table.hands_per_game = hands_per_game
         table.paused_at = None
         table.save(update_fields=["num_seats", "hands_per_game", "paused_at"])
-        game = _start_game(table, _seats(table), dealer)
+        game = _start_game(table, _seats(table), dealer, seed)
         _announce(table.pk, table.version, lobby=True)
     return game
 

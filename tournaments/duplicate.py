@@ -152,6 +152,17 @@ def _board_live(deal: DuplicateDeal) -> bool:
     ).exists()
 
 
+def round_live(t: Tournament) -> bool:
+    """Some table still plays one of the round's deals. Settlement waits for it: moved chips
+    (standings, ledger) would tell the tables still playing how the deal went elsewhere."""
+    games = DuplicateDeal.objects.filter(tournament=t, round=t.round, game__isnull=False)
+    return Hand.objects.filter(
+        game_id__in=games.values("game_id"),
+        status=Hand.Status.PLAYING,
+        game__status=Game.Status.PLAYING,
+    ).exists()
+
+
 def deal_finished_everywhere(hand: Hand) -> bool:
     """True unless ``hand`` is a duplicate deal some table of the event still plays."""
     deal = _board_of(hand.game_id)
@@ -173,28 +184,6 @@ def held_back(game_id: int | None) -> bool:
         return False
     deal = _board_of(game_id)
     return deal is not None and _board_live(deal)
-
-
-def hold_back_view(view: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
-    """The engine's hand-end view without what a live duplicate deal must keep secret: the
-    seed, every hand but the seat's own, and the other seats' per-card score lines."""
-    if view is None:
-        return None
-    shown = {k: v for k, v in view.items() if k not in ("seed", "hands")}
-    if "result" in view:
-        shown["result"] = hold_back_result(view["result"], seat)
-    return shown
-
-
-def hold_back_result(result: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
-    """A hand result whose per-card lines are kept for ``seat`` only (figures stay)."""
-    if result is None:
-        return None
-    seats = [
-        line if line.get("seat") == seat else {**line, "lines": []}
-        for line in result.get("seats", [])
-    ]
-    return {**result, "seats": seats}
 
 
 def watch_refused(table_id: int, user: Any) -> str | None:
