@@ -111,28 +111,28 @@ def compare(plays: Sequence[Sequence[SeatScore]]) -> dict[int, float]:
 
 
 def score_round(t: Tournament) -> None:
-    """Round end: compare every board of the round and write the entrants' running totals.
+    """Round end: compare the round's deals and add each entrant's result to their total.
 
-    Safe to repeat (round_finish is): totals are summed again from all settled deals.
+    Safe to repeat (round_finish is): a round's deals are marked scored in the same
+    transaction, and a scored round is not counted again. Only the round's rows are read,
+    so the cost does not grow with the rounds played.
     """
     if not t.duplicate:
         return
-    deals = list(DuplicateDeal.objects.filter(tournament=t, played=True))
-    boards: dict[tuple[int, int], list[list[SeatScore]]] = defaultdict(list)
-    for deal in deals:
-        boards[(deal.round, deal.size)].append([SeatScore(*line) for line in deal.scores])
-    totals: dict[int, float] = defaultdict(float)
+    deals = DuplicateDeal.objects.filter(tournament=t, round=t.round, played=True)
+    if deals.filter(scored=True).exists():
+        return
+    boards: dict[int, list[list[SeatScore]]] = defaultdict(list)
+    for size, scores in deals.values_list("size", "scores"):
+        boards[size].append([SeatScore(*line) for line in scores])
+    found: dict[int, float] = {}
     for plays in boards.values():
-        for entry_id, value in compare(plays).items():
-            totals[entry_id] += value
-    changed = [
-        e
-        for e in Entry.objects.filter(pk__in=list(totals))
-        if round(e.duplicate_score, 2) != round(totals[e.pk], 2)
-    ]
-    for e in changed:
-        e.duplicate_score = round(totals[e.pk], 2)
-    Entry.objects.bulk_update(changed, ["duplicate_score"])
+        found.update(compare(plays))
+    entries = list(Entry.objects.filter(pk__in=list(found)))
+    for e in entries:
+        e.duplicate_score = round(e.duplicate_score + found[e.pk], 2)
+    Entry.objects.bulk_update(entries, ["duplicate_score"], batch_size=500)
+    deals.update(scored=True)
 
 
 # --- hidden information ------------------------------------------------------------------------

@@ -294,6 +294,9 @@ class DuplicateDeal(models.Model):
         help_text="[[seat, entry id, hand score], ...] once the table's hand is settled.",
     )  # fmt: skip
     played = models.BooleanField(default=False, help_text="Its hand is settled.")
+    scored = models.BooleanField(
+        default=False, help_text="Counted in the entrants' duplicate scores (round end)."
+    )
 
     class Meta:
         ordering = ["tournament", "round", "size", "table"]
