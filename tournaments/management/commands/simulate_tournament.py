@@ -249,7 +249,8 @@ class Command(BaseCommand):
             deals = DuplicateDeal.objects.filter(tournament=t).count()
             out(
                 f"duplicate: {deals} table deals compared; scores from {spread[0]:.2f} to "
-                f"{spread[-1]:.2f} (sum {sum(spread):.2f}; each deal's add up to 0)"
+                f"{spread[-1]:.2f} (sum {sum(spread):.2f}: each deal's add up to 0 before "
+                f"rounding to hundredths)"
             )
         ledger = ChipLedger.objects.filter(tournament=t).count()
         out(f"database growth: {rows} tournament rows ({ledger} ledger rows){growth}")
