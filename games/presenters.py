@@ -338,7 +338,7 @@ def _hand_summary(
         return {"summary": [], "summary_hand": None, "ready_offered": False}
     hand = finished[-1]
     result = {"result": hand.result}
-    if _held_back(snap):
+    if over and _held_back(snap):  # past the deal the summary keeps no cards anyway
         result = {"result": secrecy.hold_back_result(hand.result, seat)}
     game = snap.game
     between = (

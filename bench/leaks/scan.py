@@ -44,6 +44,29 @@ ROOT = Path(__file__).resolve().parents[2]
 PRESETS = [("standard", 2, 4), ("jokers", 2, 4), ("classic", 3, 4), ("rummy-school", 2, 4)]
 
 
+def readings(payload: Any) -> set[str]:
+    """Cards a wild card stands for (in melds, and in the seat's own meld choices): the
+    frame names them as readings, which says nothing about where the real card is."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if value.get("card") != value.get("as") and isinstance(value.get("as"), str):
+                found.add(value["as"])
+            if isinstance(value.get("reading"), list):
+                found.update(r for r in value["reading"] if isinstance(r, str))
+            elif isinstance(value.get("reading"), str):
+                found.add(value["reading"])
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(payload)
+    return found
+
+
 def _setup_django() -> None:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
@@ -115,28 +138,6 @@ def play_games(
         totals["text_scans"] += 1
         if totals["text_scans"] % 50 == 0:
             assert found == scanner.leaks_in_text(text, hidden)
-        return found
-
-    def readings(payload: Any) -> set[str]:
-        """Cards a wild card stands for (in melds, and in the seat's own meld choices): the
-        frame names them as readings, which says nothing about where the real card is."""
-        found: set[str] = set()
-
-        def walk(value: Any) -> None:
-            if isinstance(value, dict):
-                if value.get("card") != value.get("as") and isinstance(value.get("as"), str):
-                    found.add(value["as"])
-                if isinstance(value.get("reading"), list):
-                    found.update(r for r in value["reading"] if isinstance(r, str))
-                elif isinstance(value.get("reading"), str):
-                    found.add(value["reading"])
-                for item in value.values():
-                    walk(item)
-            elif isinstance(value, list):
-                for item in value:
-                    walk(item)
-
-        walk(payload)
         return found
 
     def hidden_from(state: Any, seat: int | None) -> set[str]:
@@ -284,10 +285,10 @@ def play_duplicate(
                 presenters.state_html(snap, seat, None) + "\n" + "\n".join(regions.values()),
             )
             if held:
-                hidden = secret_from(snap.state, seat)
+                hidden = secret_from(snap.state, seat) - readings(payload)
                 totals["held_back_frames"] += 2
             else:
-                hidden = scanner.hidden_from(snap.state, seat) - {engine.JOKER}
+                hidden = scanner.hidden_from(snap.state, seat) - {engine.JOKER} - readings(payload)
             text = json.dumps(payload, ensure_ascii=False)
             found = (
                 scanner.leaks_in_json(payload, hidden)
@@ -298,8 +299,11 @@ def play_duplicate(
                 found.add("seed")
             totals["frames"] += 2
             if found:
+                both = text + "\n" + html
+                where = min((both.find(c) for c in found if c in both), default=0)
                 leaks.append({"table": snap.table.pk, "version": snap.version, "seat": seat,
-                              "held_back": held, "cards": sorted(found)})  # fmt: skip
+                              "held_back": held, "cards": sorted(found),
+                              "context": both[max(0, where - 150) : where + 50]})  # fmt: skip
 
     def move_once(table_id: int, rng: random.Random) -> bool:
         """One bot move at the table, frames scanned first; False once its hand is over."""
