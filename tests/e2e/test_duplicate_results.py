@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 
+from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 
 from games import bot_turns, selectors
 from games.models import Game, Hand, Seat, Table
+from tests.e2e.test_accessibility import FAILING_IMPACTS, describe
 from tests.e2e.test_table_play import on_server_side, sign_up
 from tests.tournaments.conftest import bot_players, enter, make_tournament
 from tournaments import services
@@ -47,6 +49,12 @@ def play_out(table_id: int) -> int:
     raise AssertionError("the hand did not end")
 
 
+def serious_violations(page) -> list[str]:
+    """axe-core on the page (the two pages this test adds to the site's kinds of page)."""
+    violations = Axe().run(page).response["violations"]
+    return [describe(v) for v in violations if v["impact"] in FAILING_IMPACTS]
+
+
 def settle(tournament_id: int) -> float:
     services.advance(tournament_id=tournament_id)
     return Entry.objects.get(tournament_id=tournament_id, user__username="alice").duplicate_score
@@ -64,6 +72,7 @@ def test_a_duplicate_rounds_results_wait_for_every_table_then_show_both_scores(
 
     page.goto(f"{base}/games/{game_id}/")
     assert page.get_by_role("heading", name="This deal is still being played").is_visible()
+    assert serious_violations(page) == []
 
     on_server_side(lambda: play_out(other))
     score = on_server_side(lambda: settle(tournament_id))
@@ -75,6 +84,7 @@ def test_a_duplicate_rounds_results_wait_for_every_table_then_show_both_scores(
     assert standings.get_by_role("columnheader", name="Duplicate").is_visible()
     row = standings.get_by_role("row").filter(has_text="Alice")
     assert f"{score:.2f}" in row.inner_text()
+    assert serious_violations(page) == []
 
     page.goto(f"{base}/games/{game_id}/")
     assert page.get_by_role("heading", name="This deal is still being played").count() == 0

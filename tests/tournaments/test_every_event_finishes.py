@@ -7,7 +7,7 @@ of 2 to 6).
 A quarter of them are sit-and-go: they must count down exactly when their seats are full
 (bot entrants count only where bots are allowed), not start before the countdown ends, and
 start at its end; one that never fills is started by the organizer's hand as usual.
-A quarter of the MTTs deal duplicate (tournaments.duplicate): every table of a size gets the
+About half the MTTs deal duplicate (tournaments.duplicate): every table of a size gets the
 same seed each round, every table that played is recorded, and the duplicate scores are the
 comparison of the recorded hands (adding up to 0 per deal); elsewhere duplicate is refused.
 Organizer actions land at random moments: withdrawals before the start, disqualifications,
@@ -85,8 +85,8 @@ def events(draw: st.DrawFn) -> Event:
     actions = draw(st.lists(st.tuples(st.integers(0, 60), st.sampled_from(ACTIONS)), max_size=6))
     if not mtt and draw(st.integers(0, 3)):  # staff stop a single table's game only sometimes
         actions = [a for a in actions if a[1] != "abort"]
-    # a quarter of the MTTs deal duplicate; now and then another format asks (it is refused)
-    duplicate = draw(st.integers(0, 3)) == 3 if mtt else draw(st.integers(0, 9)) == 9
+    # about half the MTTs deal duplicate; now and then another format asks (it is refused)
+    duplicate = draw(st.integers(0, 3)) >= 2 if mtt else draw(st.integers(0, 9)) == 9
     return Event(
         duplicate=duplicate,
         format=fmt,
