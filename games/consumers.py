@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from accounts.sockets import AccountSockets, LoginEnded, guarded
-from games import broadcast, layer_retry, selectors
+from games import broadcast, layer_retry, secrecy, selectors
 from games.models import Table
 from games.services import chat, moves, presence, shared
 from games.table import presenters, table_frames
@@ -170,7 +170,14 @@ class TableConsumer(
         except Table.DoesNotExist:
             return None
         seat = snap.seat_of(self._user_id())
-        return self._may_watch(snap, seat), seat
+        return self._may_watch(snap, seat) and not self._held_from(snap, seat), seat
+
+    def _held_from(self, snap: selectors.TableSnapshot, seat: int | None) -> bool:
+        """A managed table's manager may refuse a spectator for now (games.secrecy: an entrant
+        of a duplicate deal played here too). Asks the database: only in a worker thread."""
+        return (
+            seat is None and snap.table.managed and bool(secrecy.refusal(snap.table.pk, self.user))
+        )
 
     def _may_watch(self, snap: selectors.TableSnapshot, seat: int | None) -> bool:
         """Seated players always; others if the table allows spectators (and, when it is
@@ -367,7 +374,9 @@ class TableConsumer(
         cached = None
         if self.json_mode and version is not None:
             cached = selectors.cached_snapshot(self.table_id, version)
-        if cached is not None:
+        if cached is not None and not cached.table.managed:
+            # A managed table's view may be held back (games.secrecy), which asks the
+            # database: that is done in a worker thread below, never on the loop.
             # A JSON view of a cached snapshot is a fraction of a millisecond of pure Python:
             # cheaper on the loop than the hop to a thread and back.
             seat = cached.seat_of(self._user_id())
@@ -408,7 +417,7 @@ class TableConsumer(
     ) -> tuple[str, int, int | None, bool, dict[str, int]]:
         snap = selectors.load_snapshot(self.table_id, version)
         seat = snap.seat_of(self._user_id())
-        if not self._may_watch(snap, seat):
+        if not self._may_watch(snap, seat) or self._held_from(snap, seat):
             return "", snap.version, seat, False, {}
         if self.json_mode:
             return self._render_json(snap), snap.version, seat, True, {}

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, secrecy
 from games.models import Game, GameReview, Hand
 from games.review import Budget, review_game
 
@@ -198,7 +198,9 @@ def replay_context(
         "review": review,
         "review_players": [],
         "review_chart": "",
-        "may_request_review": review is None and user_id is not None and user_id in players,
+        "may_request_review": review is None
+        and user_id in players - {None}
+        and secrecy.review_allowed(game),
     }
     shown = replay_review(review, hand_number) if hand_number is not None else None
     if shown is None:

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts.models import User
-from games import engine, game_reviews, rules_pages, selectors, signals
+from games import engine, game_reviews, rules_pages, secrecy, selectors, signals
 from games.forms import TableCreateForm
 from games.models import ChatMessage, ChatMute, Game, Hand, Seat, Table
 from games.services import chat, presence, shared
@@ -174,6 +174,10 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     watching_allowed = seat is not None or table.spectators_allowed
     if not watching_allowed and table.status != Table.Status.WAITING:
         return render(request, "games/table_closed.html", {"table": table}, status=403)
+    refused = None if seat is not None else secrecy.refusal(table.pk, request.user)
+    if refused:
+        context = {"table": table, "reason": refused}
+        return render(request, "games/table_closed.html", context, status=403)
     context = presenters.table_context(snap, seat, request.user)
     _fresh_presence(table, context["players"])
     context.update(
@@ -454,6 +458,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     if not _may_see(request, table, seat):
         raise Http404("No such game.")
+    if secrecy.held_back(game.pk):
+        return render(request, "games/game_held_back.html", {"game": game}, status=403)
     names = [p.get("name", f"Seat {i + 1}") for i, p in enumerate(game.players)]
     hands = list(game.hands.order_by("number"))
     rows = [{"hand": h.number, "dealer": h.dealer, "result": h.result} for h in hands]
@@ -544,6 +550,9 @@ def game_review_request(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404("This game is not over.")
     if request.user.pk not in {player.get("user") for player in game.players}:
         messages.error(request, "Only the game's players can ask for its review.")
+        return redirect("game_detail", game_id=game.pk)
+    if not secrecy.review_allowed(game):
+        messages.error(request, "This deal is still being played at other tables.")
         return redirect("game_detail", game_id=game.pk)
     game_reviews.request_on_demand(game)
     messages.success(request, "The review is on its way: this page shows its progress.")

@@ -233,7 +233,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             ("Tables", {"fields": ("turn_seconds", "bots_allowed", "spectators_allowed")}),
             (
                 "Sit-and-go and prizes",
-                {"fields": ("sit_and_go", "sit_and_go_seconds", "prizes")},
+                {"fields": ("sit_and_go", "sit_and_go_seconds", "prizes", "duplicate")},
             ),
         ]
         if obj is not None:

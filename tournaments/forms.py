@@ -38,6 +38,7 @@ FIELDS = (
     "sit_and_go",
     "sit_and_go_seconds",
     "prizes",
+    "duplicate",
     "notice",
 )
 HOUSE_RULE_FIELDS = tuple(

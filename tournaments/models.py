@@ -118,6 +118,15 @@ class Tournament(models.Model):
     sit_and_go_at = models.DateTimeField(
         null=True, blank=True, help_text="Sit-and-go: when the countdown of a full event ends."
     )
+    duplicate = models.BooleanField(
+        default=False,
+        help_text="Multi-table: every table of a size plays the same deal each round "
+        "(hand-for-hand), and players are also ranked by a duplicate score.",
+    )
+    duplicate_key = models.CharField(
+        max_length=64, blank=True, editable=False,
+        help_text="Secret the round's deals are derived from (tournaments.duplicate).",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["-created_at"]
@@ -208,6 +217,9 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
     out_at = models.DateTimeField(null=True, blank=True)
     trophies = models.PositiveIntegerField(default=0, help_text="Prize won (site points).")
+    duplicate_score = models.FloatField(
+        default=0, help_text="Duplicate events: the sum over deals of score minus the average."
+    )
 
     class Meta:
         verbose_name_plural = "entries"
@@ -260,3 +272,40 @@ class ChipLedger(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount} to {self.payee_id or 'the bank'}"
+
+
+class DuplicateDeal(models.Model):
+    """One table's play of a round's deal in a duplicate event (tournaments.duplicate).
+
+    Every table of one size in one round plays the same deal: the rows sharing
+    (tournament, round, size) are that deal's plays, compared seat position by seat position.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="deals")
+    round = models.PositiveIntegerField()
+    size = models.PositiveSmallIntegerField(help_text="Seats at the table: the deal it got.")
+    table = models.ForeignKey(TournamentTable, on_delete=models.CASCADE, related_name="deals")
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="duplicate_deal", help_text="The live game (empty when headless).",
+    )  # fmt: skip
+    scores = models.JSONField(
+        default=list, blank=True,
+        help_text="[[seat, entry id, hand score], ...] once the table's hand is settled.",
+    )  # fmt: skip
+    played = models.BooleanField(default=False, help_text="Its hand is settled.")
+    scored = models.BooleanField(
+        default=False, help_text="Counted in the entrants' duplicate scores (round end)."
+    )
+
+    class Meta:
+        ordering = ["tournament", "round", "size", "table"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "table"], name="dupdeal_unique_table"
+            )
+        ]
+        indexes = [models.Index(fields=["tournament", "round", "size"], name="dupdeal_board_idx")]
+
+    def __str__(self) -> str:
+        return f"Round {self.round} deal for {self.size} at table {self.table_id}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import signals
+from games import secrecy, signals
 from tournaments.models import TournamentTable
 
 
@@ -47,6 +47,8 @@ def connect() -> None:
     signals.hand_finished.connect(on_hand_finished, dispatch_uid="tournaments.hand_finished")
     signals.hand_pause_over.connect(on_hand_pause_over, dispatch_uid="tournaments.pause_over")
     signals.managed_table_banner.connect(table_banner, dispatch_uid="tournaments.table_banner")
+    secrecy.deal_held_back.connect(deal_held_back, dispatch_uid="tournaments.deal_held_back")
+    secrecy.watch_refused.connect(watch_refused, dispatch_uid="tournaments.watch_refused")
 
 
 def table_banner(sender: Any, *, table: Any, user: Any, **kwargs: Any) -> str | None:
@@ -64,3 +66,17 @@ def table_banner(sender: Any, *, table: Any, user: Any, **kwargs: Any) -> str | 
     from tournaments import selectors
 
     return render_to_string("tournaments/partials/table_banner.html", selectors.banner(link, user))
+
+
+def deal_held_back(sender: Any, *, game_id: int, **kwargs: Any) -> bool:
+    """games.secrecy asks: is this game a duplicate deal another table still plays?"""
+    from tournaments import duplicate
+
+    return duplicate.held_back(game_id)
+
+
+def watch_refused(sender: Any, *, table_id: int, user: Any, **kwargs: Any) -> str | None:
+    """games.secrecy asks: may ``user`` watch this tournament table now?"""
+    from tournaments import duplicate
+
+    return duplicate.watch_refused(table_id, user)

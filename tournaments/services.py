@@ -33,7 +33,7 @@ from games import engine
 from games.models import Game, Hand, Seat
 from games.services import managed, shared
 from games.services import tables as tables_service
-from tournaments import balancing, prizes, schedule, settlement
+from tournaments import balancing, duplicate, prizes, schedule, settlement
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
 
 log = logging.getLogger(__name__)
@@ -143,6 +143,10 @@ def check_settings(tournament: Tournament) -> None:
                 "A sit-and-go starts when its seats are full: there are fewer seats "
                 "than the entrants it needs.",
             )
+    if tournament.duplicate and not tournament.is_mtt:
+        raise TournamentError(
+            "invalid_duplicate", "Duplicate deals are for multi-table tourneys only."
+        )
     if tournament.is_mtt and tournament.starting_chips < 1:
         raise TournamentError("invalid_chips", "Players need starting chips.")
     try:
@@ -651,20 +655,27 @@ def round_start(
     TournamentTable.objects.filter(pk__in=[open_tables[k].pk for k in plan.layout]).update(
         round=t.round
     )
+    deals: list[tuple[TournamentTable, int, Game | None]] = []
     for key, members in plan.layout.items():
         table = open_tables[key]
         table.round = t.round
         for seat, pk in enumerate(members):
             by_id[pk].table = table
             by_id[pk].seat = seat
+        seed = duplicate.seed_for(t, t.round, len(members)) if t.duplicate else None
+        game = None
         if live and table.table_id is not None:
-            managed.managed_game_start(
+            game = managed.managed_game_start(
                 table_id=table.table_id,
                 players=[by_id[pk].user for pk in members],
                 hands_per_game=1,
                 autoplay=autoplay,
                 dealer=DEALER_SEAT,
+                seed=seed,
             )
+        deals.append((table, len(members), game))
+    if t.duplicate:
+        duplicate.record_deals(t, deals)
     _write_seats(
         [e for e in playing if e.table_id != previous[e.pk][0]],
         [e for e in playing if e.seat != previous[e.pk][1]],
@@ -770,6 +781,8 @@ def hand_settle(
     """
     t = tournament
     now = now or timezone.now()
+    if t.duplicate:
+        duplicate.record_hand(t, table, played)
     entries = {
         e.pk: e
         for e in Entry.objects.filter(
@@ -857,6 +870,7 @@ def round_finish(*, tournament: Tournament, now: datetime | None = None) -> bool
     Safe to repeat: the places already written stay.
     """
     t = tournament
+    duplicate.score_round(t)
     remaining = Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
     out_now = Entry.objects.filter(tournament=t, status=Entry.Status.OUT, out_round=t.round)
     richer = (
@@ -1027,6 +1041,8 @@ def _record_failure(tournament_id: int, exc: Exception, now: datetime) -> None:
 
 
 def _advance_mtt(t: Tournament, now: datetime) -> bool:
+    if t.duplicate and duplicate.round_live(t):
+        return False  # chips, standings and ledger would tell a table still playing the deal
     changed = False
     waiting = TournamentTable.objects.filter(
         tournament=t,

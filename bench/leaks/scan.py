@@ -12,6 +12,18 @@ not show: other hands and the stock, as codes, labels and spoken names. At every
 before the game's last, the finished game's replay page is asked for as each player and as a
 stranger: it must not exist until the game is over. Prints the counts and leaks (must be 0).
 The scanner is the CI test's (tests/games/test_hidden_information.py): one definition.
+
+    .venv/bin/python -m bench.leaks.scan --duplicate --games 6 --rounds 3
+
+``--duplicate``: duplicate tournament rounds instead (tournaments.duplicate). Each "game" is
+a duplicate event of two tables (2 to 4 seats, live, through the real tournament services).
+Every round one table plays its hand to the end while the other is still in the middle of
+the same deal; then every frame of the finished table, for each seat and a spectator, is
+scanned as if the hand were still being played (the other hands, the stock and the seed are
+hidden until every table has finished), its replay page must answer 403 to its players and to
+a stranger, and its players may not open the other table's page. Once the other table is
+done, the replay page must open (200). Frames during play are the default mode's business
+(a tournament table renders like any other); ``--scan-play`` scans them here too (slower).
 """
 
 from __future__ import annotations
@@ -30,6 +42,29 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESETS = [("standard", 2, 4), ("jokers", 2, 4), ("classic", 3, 4), ("rummy-school", 2, 4)]
+
+
+def readings(payload: Any) -> set[str]:
+    """Cards a wild card stands for (in melds, and in the seat's own meld choices): the
+    frame names them as readings, which says nothing about where the real card is."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if value.get("card") != value.get("as") and isinstance(value.get("as"), str):
+                found.add(value["as"])
+            if isinstance(value.get("reading"), list):
+                found.update(r for r in value["reading"] if isinstance(r, str))
+            elif isinstance(value.get("reading"), str):
+                found.add(value["reading"])
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(payload)
+    return found
 
 
 def _setup_django() -> None:
@@ -105,28 +140,6 @@ def play_games(
         totals["text_scans"] += 1
         if totals["text_scans"] % 50 == 0:
             assert found == scanner.leaks_in_text(text, hidden)
-        return found
-
-    def readings(payload: Any) -> set[str]:
-        """Cards a wild card stands for (in melds, and in the seat's own meld choices): the
-        frame names them as readings, which says nothing about where the real card is."""
-        found: set[str] = set()
-
-        def walk(value: Any) -> None:
-            if isinstance(value, dict):
-                if value.get("card") != value.get("as") and isinstance(value.get("as"), str):
-                    found.add(value["as"])
-                if isinstance(value.get("reading"), list):
-                    found.update(r for r in value["reading"] if isinstance(r, str))
-                elif isinstance(value.get("reading"), str):
-                    found.add(value["reading"])
-                for item in value.values():
-                    walk(item)
-            elif isinstance(value, list):
-                for item in value:
-                    walk(item)
-
-        walk(payload)
         return found
 
     def hidden_from(state: Any, seat: int | None) -> set[str]:
@@ -227,6 +240,154 @@ def play_games(
     return {**totals, "leaks": leaks}
 
 
+def play_duplicate(
+    first: int, count: int, rounds: int, seed: int, scan_play: bool = False
+) -> dict[str, Any]:
+    """Duplicate events ``first`` .. ``first + count - 1`` (see the module's docstring)."""
+    _setup_django()
+    from collections import Counter
+    from unittest import mock
+
+    from django.test import Client
+
+    from accounts.models import User
+    from games import bots, engine, selectors
+    from games.models import Game, Hand
+    from games.services import moves
+    from games.table import presenters, table_frames
+    from tests.games import test_hidden_information as scanner
+    from tournaments import services as tournaments
+    from tournaments.models import Level, Tournament, TournamentTable
+
+    totals = {"games": 0, "hands": 0, "moves": 0, "frames": 0, "replay_checks": 0}
+    totals["held_back_frames"] = 0
+    leaks: list[dict[str, Any]] = []
+    stranger = User.objects.create_user(username="dup-stranger", password="x", display_name="S")
+    strangers = Client()
+    strangers.force_login(stranger, backend="django.contrib.auth.backends.ModelBackend")
+
+    def secret_from(state: Any, seat: int | None) -> set[str]:
+        """Cards a seat may not see while the deal is live anywhere: as during play."""
+        seen = engine.view(state, seat)
+        public: Counter[str] = Counter()
+        for cards in seen["public_cards"]["known"]:
+            public.update(cards)
+        for cards in seen["public_cards"]["displayed"]:
+            public.update(cards)
+        hidden = Counter(state.stock)
+        for other, hand in enumerate(state.hands):
+            if other != seat:
+                hidden.update(hand)
+        hidden -= public
+        return set(hidden) - {engine.JOKER}
+
+    def scan(snap: Any, *, held: bool) -> None:
+        for seat in [*range(snap.table.num_seats), None]:
+            regions = table_frames.seat_regions(snap, seat, None)
+            payload, html = scanner.without_dealer_draw(
+                json.loads(presenters.state_json(snap, seat)),
+                presenters.state_html(snap, seat, None) + "\n" + "\n".join(regions.values()),
+            )
+            if held:
+                hidden = secret_from(snap.state, seat) - readings(payload)
+                totals["held_back_frames"] += 2
+            else:
+                hidden = scanner.hidden_from(snap.state, seat) - {engine.JOKER} - readings(payload)
+            text = json.dumps(payload, ensure_ascii=False)
+            found = (
+                scanner.leaks_in_json(payload, hidden)
+                | scanner.leaks_in_text(text, hidden)
+                | scanner.leaks_in_text(html, hidden)
+            )
+            if held and str(snap.state.seed) in text + html:
+                found.add("seed")
+            totals["frames"] += 2
+            if found:
+                both = text + "\n" + html
+                where = min((both.find(c) for c in found if c in both), default=0)
+                leaks.append({"table": snap.table.pk, "version": snap.version, "seat": seat,
+                              "held_back": held, "cards": sorted(found),
+                              "context": both[max(0, where - 150) : where + 50]})  # fmt: skip
+
+    def move_once(table_id: int, rng: random.Random) -> bool:
+        """One bot move at the table, frames scanned first; False once its hand is over."""
+        snap = selectors.load_snapshot(table_id)
+        if snap.hand is None or snap.hand.status != Hand.Status.PLAYING:
+            return False
+        if scan_play:
+            scan(snap, held=False)
+        seat = snap.state.to_act[0]
+        legal = engine.legal_actions(snap.state, seat)
+        action = bots.choose_action("easy", engine.view(snap.state, seat), legal, rng)
+        moves.move_submit(
+            table_id=table_id, seat=seat, action=engine.action_to_json(action),
+            expected_version=snap.version,
+        )  # fmt: skip
+        totals["moves"] += 1
+        return True
+
+    def refused(client: Client, path: str, expected: int) -> None:
+        totals["replay_checks"] += 1
+        status = client.get(path).status_code
+        if status != expected:
+            leaks.append({"page": path, "status": status, "expected": expected})
+
+    with mock.patch("games.tasks.schedule_table_work"), mock.patch("tournaments.tasks.advance"):
+        for number in range(first, first + count):
+            rng = random.Random(seed * 100_003 + number)
+            preset, low, high = PRESETS[number % len(PRESETS)]
+            seats = low + number % (high - low + 1)
+            t = Tournament.objects.create(
+                name=f"Duplicate {number}", format=Tournament.Format.MTT, preset=preset,
+                status=Tournament.Status.REGISTRATION, seats_per_table=seats,
+                starting_chips=100_000, duplicate=True,
+            )  # fmt: skip
+            Level.objects.create(tournament=t, number=1, pcr=1, duration=1)
+            clients: dict[int, Client] = {}
+            for i in range(2 * seats):
+                user = User.objects.create_user(
+                    username=f"d{number}x{i}", password="x", display_name=f"D {number}-{i}"
+                )
+                tournaments.entrant_add(tournament_id=t.pk, user=user)
+                client = Client()
+                client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+                clients[user.pk] = client
+            tournaments.start(tournament_id=t.pk, rng=rng)
+            for _round in range(rounds):
+                t.refresh_from_db()
+                if t.status != Tournament.Status.RUNNING:
+                    break
+                first_table, second = sorted(
+                    TournamentTable.objects.filter(tournament=t, round=t.round)
+                    .exclude(table=None)
+                    .values_list("table_id", flat=True)
+                )
+                for _ in range(rng.randrange(1, 4)):  # the other table is mid-deal
+                    move_once(second, rng)
+                while move_once(first_table, rng):
+                    pass
+                totals["hands"] += 1
+                selectors.clear_cache()
+                snap = selectors.load_snapshot(first_table)
+                scan(snap, held=True)
+                game = Game.objects.filter(table_id=first_table).latest("number")
+                players = [clients[p["user"]] for p in game.players if p.get("user") in clients]
+                for client in [*players, strangers]:
+                    refused(client, f"/games/{game.pk}/", 403)
+                for client in players:
+                    refused(client, f"/tables/{second}/", 403)
+                while move_once(second, rng):
+                    pass
+                totals["hands"] += 1
+                selectors.clear_cache()
+                for client in players[:1]:
+                    refused(client, f"/games/{game.pk}/", 200)
+                tournaments.advance(tournament_id=t.pk)
+                selectors.clear_cache()
+            totals["games"] += 1
+    return {**totals, "leaks": leaks}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -237,8 +398,24 @@ def main() -> None:
     parser.add_argument(
         "--log", default=None, help="append a JSON line per finished game (its own counts)"
     )
+    parser.add_argument("--duplicate", action="store_true", help="duplicate tournament rounds")
+    parser.add_argument("--rounds", type=int, default=3, help="--duplicate: rounds per event")
+    parser.add_argument("--scan-play", action="store_true", help="--duplicate: every move too")
     args = parser.parse_args()
     began = time.perf_counter()
+    if args.duplicate:
+        result = play_duplicate(args.first, args.games, args.rounds, args.seed, args.scan_play)
+        leaks = result.pop("leaks")
+        print(
+            f"{result['games']} duplicate events ({result['hands']} table hands, "
+            f"{result['moves']} moves), {result['frames']} frames scanned for every seat and a "
+            f"spectator ({result['held_back_frames']} while the deal was still live elsewhere), "
+            f"{result['replay_checks']} replay and table page requests: {len(leaks)} leaks. "
+            f"{time.perf_counter() - began:.0f} s, Python {platform.python_version()}."
+        )
+        for leak in leaks[:20]:
+            print("LEAK", leak)
+        raise SystemExit(1 if leaks else 0)
     share = -(-args.games // args.processes)
     parts = [(args.first + i, min(share, args.games - i)) for i in range(0, args.games, share)]
     with ProcessPoolExecutor(args.processes) as pool:

@@ -61,12 +61,15 @@ def managed_game_start(
     hands_per_game: int | None = None,
     autoplay: frozenset[int] = frozenset(),
     dealer: int | None = None,
+    seed: int | None = None,
 ) -> Game:
     """Seat ``players`` (None: a bot) in order and start a game at a managed table.
 
     The table must not be playing. ``autoplay`` holds ids of users a bot plays for from the
     first move (people who did not show up before). ``dealer``: the seat that deals first
     (a tournament passes the deal on between its one-hand games); None draws for it.
+    ``seed``: the first hand's seed (a duplicate tournament deals every table the same
+    cards); None, a fresh one. Stored in the hand's state like any seed, so replay holds.
     """
     with transaction.atomic():
         table = locked_table(table_id)
@@ -100,7 +103,7 @@ def managed_game_start(
         table.hands_per_game = hands_per_game
         table.paused_at = None
         table.save(update_fields=["num_seats", "hands_per_game", "paused_at"])
-        game = start_game(table, table_seats(table), dealer)
+        game = start_game(table, table_seats(table), dealer, seed)
         announce(table.pk, table.version, lobby=True)
     return game
 

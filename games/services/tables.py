@@ -350,7 +350,9 @@ def table_start(*, table_id: int, by: User) -> Game:
     return game
 
 
-def start_game(table: Table, seats: list[Seat], dealer: int | None = None) -> Game:
+def start_game(
+    table: Table, seats: list[Seat], dealer: int | None = None, seed: int | None = None
+) -> Game:
     rules = engine.Rules.from_json(table.rules)
     if dealer is not None and not rules.spec.partnerships and 0 <= dealer < len(seats):
         shown: Any = []  # a manager (tournament) names the dealer: no draw
@@ -376,7 +378,7 @@ def start_game(table: Table, seats: list[Seat], dealer: int | None = None) -> Ga
     table.started_at = table.started_at or timezone.now()
     table.finished_at = None
     table.save(update_fields=["status", "started_at", "finished_at"])
-    _deal(table, game, rules, dealer)
+    _deal(table, game, rules, dealer, seed)
     refresh_due(table)
     return game
 
@@ -406,7 +408,9 @@ def _player_record(seat: Seat) -> dict[str, Any]:
     return {"user": None, "name": f"{seat.bot_level.title()} bot", "bot": seat.bot_level}
 
 
-def _deal(table: Table, game: Game, rules: engine.Rules, dealer: int) -> Hand:
+def _deal(
+    table: Table, game: Game, rules: engine.Rules, dealer: int, seed: int | None = None
+) -> Hand:
     number = (game.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     state = engine.new_hand(
         rules,
@@ -414,6 +418,7 @@ def _deal(table: Table, game: Game, rules: engine.Rules, dealer: int) -> Hand:
         dealer,
         totals=list(game.totals),
         on_board=list(game.on_board) or None,
+        seed=seed,
     )
     hand = Hand.objects.create(
         game=game, number=number, dealer=dealer, state=engine.state_to_json(state)

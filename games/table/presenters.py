@@ -15,7 +15,7 @@ import orjson
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import engine
+from games import engine, secrecy
 from games.models import Game, Hand, Table
 from games.selectors import LobbySeat, LobbyTable, TableSnapshot
 from games.services import clock
@@ -26,7 +26,16 @@ from games.table import display
 def seat_view(snap: TableSnapshot, seat: int | None) -> dict[str, Any] | None:
     if snap.state is None:
         return None
-    return engine.view(snap.state, seat)
+    view = engine.view(snap.state, seat)
+    if "seed" in view and _held_back(snap):
+        return secrecy.hold_back_view(view, seat)
+    return view
+
+
+def _held_back(snap: TableSnapshot) -> bool:
+    """A managed table's finished hand whose deal other tables still play (games.secrecy):
+    its seed and the other seats' cards wait. Asked only at a hand's end."""
+    return snap.table.managed and snap.game is not None and secrecy.held_back(snap.game.pk)
 
 
 def seat_legal(snap: TableSnapshot, seat: int | None) -> list[dict[str, Any]]:
@@ -332,6 +341,8 @@ def _hand_summary(
         return {"summary": [], "summary_hand": None, "ready_offered": False}
     hand = finished[-1]
     result = {"result": hand.result}
+    if over and _held_back(snap):  # past the deal the summary keeps no cards anyway
+        result = {"result": secrecy.hold_back_result(hand.result, seat)}
     game = snap.game
     between = (
         over

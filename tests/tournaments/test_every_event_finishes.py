@@ -7,6 +7,9 @@ of 2 to 6).
 A quarter of them are sit-and-go: they must count down exactly when their seats are full
 (bot entrants count only where bots are allowed), not start before the countdown ends, and
 start at its end; one that never fills is started by the organizer's hand as usual.
+About half the MTTs deal duplicate (tournaments.duplicate): every table of a size gets the
+same seed each round, every table that played is recorded, and the duplicate scores are the
+comparison of the recorded hands (adding up to 0 per deal); elsewhere duplicate is refused.
 Organizer actions land at random moments: withdrawals before the start, disqualifications,
 pauses and resumes, tables stopped by staff, forced ties, ``advance`` and ``sweep``.
 
@@ -33,13 +36,13 @@ from django.db.models import Sum
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games import selectors
+from games import engine, selectors
 from games.models import Game, Hand, Table
 from games.services import bot_turns, shared
 from games.services import tables as tables_service
 from tests.tournaments.conftest import make_tournament
-from tournaments import prizes, services
-from tournaments.models import ChipLedger, Entry, Tournament, TournamentTable
+from tournaments import duplicate, prizes, services
+from tournaments.models import ChipLedger, DuplicateDeal, Entry, Tournament, TournamentTable
 from tournaments.services import Played, TournamentError
 
 EXAMPLES = int(os.environ.get("TOURNEY_EVENTS_EXAMPLES", "100"))
@@ -63,6 +66,7 @@ class Event:
     seed: int = 0
     sit_and_go: bool = False
     prizes: list[int] = field(default_factory=list)
+    duplicate: bool = False
 
 
 @st.composite
@@ -82,7 +86,10 @@ def events(draw: st.DrawFn) -> Event:
     actions = draw(st.lists(st.tuples(st.integers(0, 60), st.sampled_from(ACTIONS)), max_size=6))
     if not mtt and draw(st.integers(0, 3)):  # staff stop a single table's game only sometimes
         actions = [a for a in actions if a[1] != "abort"]
+    # about half the MTTs deal duplicate; now and then another format asks (it is refused)
+    duplicate = draw(st.integers(0, 3)) >= 2 if mtt else draw(st.integers(0, 9)) == 9
     return Event(
+        duplicate=duplicate,
         format=fmt,
         preset=preset,
         seats=seats,
@@ -133,6 +140,7 @@ def run(event: Event) -> str:
         min_entrants=2 if event.format == "mtt" else 1,
         sit_and_go=event.sit_and_go,
         prizes=event.prizes,
+        duplicate=event.duplicate,
         # a multi-table sit-and-go's seat cap: the field drawn, so withdrawals leave it short
         max_entrants=event.entrants if event.sit_and_go and event.format == "mtt" else 1000,
     )
@@ -141,6 +149,7 @@ def run(event: Event) -> str:
     except TournamentError as refused:
         assert refused.message
         return "refused at creation"
+    assert not event.duplicate or event.format == "mtt"
     users = User.objects.bulk_create(
         User(username=f"e{t.pk}x{i}", display_name=f"Bot {i}", is_bot=True)
         for i in range(event.entrants)
@@ -165,6 +174,9 @@ def run(event: Event) -> str:
     driver = Driver(t, event, rng, live)
     driver.play()
     ending = check_the_end(driver.t, driver.aborted_single)
+    if t.duplicate:
+        check_duplicate(driver.t)
+        ending += " duplicate"
     return ending + (" live" if live else " headless") + how
 
 
@@ -330,6 +342,31 @@ def check_chips(t: Tournament) -> None:
     stacks = rows.filter(kind=ChipLedger.Kind.STACK).aggregate(s=Sum("amount"))["s"] or 0
     banked = rows.filter(payee=None).aggregate(s=Sum("amount"))["s"] or 0
     assert sum(entries.values()) + banked == stacks, "chips were not conserved"
+
+
+def check_duplicate(t: Tournament) -> None:
+    """Every table of every round is one play of its round's deal for its size; live, all the
+    plays of a deal had the same seed; the duplicate scores are the comparison of the hands."""
+    deals = list(DuplicateDeal.objects.filter(tournament=t).select_related("game"))
+    assert {d.round for d in deals} == set(range(1, t.round + 1))
+    boards: dict[tuple[int, int], list[list[duplicate.SeatScore]]] = {}
+    for d in deals:
+        if d.game is not None:
+            hand = d.game.hands.order_by("number").first()
+            assert engine.state_from_json(hand.state).seed == duplicate.seed_for(t, d.round, d.size)
+        if d.played:
+            assert len(d.scores) <= d.size
+            boards.setdefault((d.round, d.size), []).append(
+                [duplicate.SeatScore(*line) for line in d.scores]
+            )
+    expected: dict[int, float] = {}
+    for plays in boards.values():
+        compared = duplicate.compare(plays)
+        assert abs(sum(compared.values())) <= 0.01 * len(compared) + 1e-9
+        for entry_id, value in compared.items():
+            expected[entry_id] = expected.get(entry_id, 0.0) + value
+    for pk, score in Entry.objects.filter(tournament=t).values_list("pk", "duplicate_score"):
+        assert abs(score - expected.get(pk, 0.0)) < 0.01, (pk, score, expected.get(pk))
 
 
 def check_prizes(t: Tournament, entries: list[Entry]) -> None:

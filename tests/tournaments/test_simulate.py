@@ -45,3 +45,21 @@ def test_settling_a_hand_costs_the_same_queries_whatever_the_field_size(db):
         counts.append(_settle_first_table(t))
     assert counts[0] == counts[1]
     assert ChipLedger.objects.filter(kind=ChipLedger.Kind.HAND).exists()
+
+
+def test_simulate_tournament_duplicate_compares_every_rounds_deals(db):
+    from tournaments.models import DuplicateDeal
+
+    out = io.StringIO()
+    call_command(
+        "simulate_tournament", "--entrants", "16", "--seed", "5", "--duplicate",
+        stdout=out, stderr=io.StringIO(),
+    )  # fmt: skip
+    t = Tournament.objects.get()
+    assert t.duplicate and t.status == Tournament.Status.FINISHED
+    deals = DuplicateDeal.objects.filter(tournament=t)
+    assert deals.filter(round=1).count() == 4 and not deals.filter(played=False).exists()
+    assert set(deals.values_list("round", flat=True)) == set(range(1, t.round + 1))
+    assert any(e.duplicate_score for e in Entry.objects.filter(tournament=t))
+    assert "duplicate: " in out.getvalue()
+    assert sum(Entry.objects.filter(tournament=t).values_list("chips", flat=True)) == 16_000

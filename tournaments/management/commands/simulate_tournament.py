@@ -6,6 +6,9 @@ services and the database. A steep PCR schedule ends it in reasonable time. Prin
 bar, then wall time, settlement and rebalancing time per hand and per round (median, p95, max),
 the floor (an empty transaction with the same row lock), the machine's load average before and
 after, and how much the database grew. The deal passes on as in live play (seat 0 deals).
+
+``--duplicate``: a duplicate event (tournaments.duplicate): every table of a size is dealt the
+round's seed, the round end compares the deals; the report adds the duplicate scores' spread.
 """
 
 from __future__ import annotations
@@ -25,16 +28,29 @@ from django.db import connection, transaction
 
 from accounts.models import User
 from games import bots, engine
-from tournaments import services
-from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
+from tournaments import duplicate, services
+from tournaments.models import (
+    ChipLedger,
+    DuplicateDeal,
+    Entry,
+    Level,
+    Tournament,
+    TournamentTable,
+)
 
 STEEP = ((1, 1), (2, 2), (3, 5), (4, 10), (5, 25), (6, 50), (7, 100), (8, 250), (9, 1000))
 """(level, PCR): one round each; 1,000 starting chips are gone within a few levels."""
 
 
-def play_hand(rules: engine.Rules, players: int, dealer: int, rng: random.Random) -> Any:
-    """One hand to its end by easy bots, in memory: the engine's hand result."""
-    state = engine.new_hand(rules, players, dealer, seed=rng.getrandbits(64))
+def play_hand(
+    rules: engine.Rules, players: int, dealer: int, rng: random.Random, seed: int | None = None
+) -> Any:
+    """One hand to its end by easy bots, in memory: the engine's hand result.
+
+    ``seed``: the deal (a duplicate round's, the same at every table of the size)."""
+    state = engine.new_hand(
+        rules, players, dealer, seed=rng.getrandbits(64) if seed is None else seed
+    )
     while state.phase is not engine.Phase.HAND_OVER:
         seat = state.to_act[0]
         legal = engine.legal_actions(state, seat)
@@ -71,6 +87,9 @@ class Command(BaseCommand):
         parser.add_argument("--chips", type=int, default=1000, help="starting chips")
         parser.add_argument("--preset", default="standard")
         parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument(
+            "--duplicate", action="store_true", help="deal duplicate (the same cards per size)"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["entrants"] < 2:
@@ -85,6 +104,7 @@ class Command(BaseCommand):
             services.start(tournament_id=t.pk, rng=rng, live=False)
         except services.TournamentError as exc:
             raise CommandError(exc.message) from None
+        t.refresh_from_db()  # start dealt round 1: play it, not an empty round 0
         settle_ms: list[float] = []
         settle_queries: list[int] = []
         floor_ms: list[float] = []
@@ -102,7 +122,8 @@ class Command(BaseCommand):
                     Entry.objects.filter(table=table, status=Entry.Status.PLAYING).order_by("seat")
                 )
                 dealer = services.DEALER_SEAT  # the deal passes on: round_start seats for it
-                result = play_hand(rules, len(seated), dealer, rng)
+                seed = duplicate.seed_for(t, t.round, len(seated)) if t.duplicate else None
+                result = play_hand(rules, len(seated), dealer, rng, seed)
                 played = [
                     services.Played(e.pk, i, s.score, s.melded, s.in_hand)
                     for i, (e, s) in enumerate(zip(seated, result.seats, strict=True))
@@ -176,6 +197,7 @@ class Command(BaseCommand):
             starting_chips=opts["chips"],
             max_entrants=opts["entrants"],
             min_entrants=2,
+            duplicate=opts["duplicate"],
         )
         Level.objects.bulk_create(
             Level(tournament=t, number=n, pcr=pcr, duration=1) for n, pcr in STEEP
@@ -222,6 +244,14 @@ class Command(BaseCommand):
             if size_after is None or size_before is None
             else (f", {(size_after - size_before) / 1e6:.1f} MB")
         )
+        if t.duplicate:
+            spread = sorted(entries.values_list("duplicate_score", flat=True))
+            deals = DuplicateDeal.objects.filter(tournament=t).count()
+            out(
+                f"duplicate: {deals} table deals compared; scores from {spread[0]:.2f} to "
+                f"{spread[-1]:.2f} (sum {sum(spread):.2f}: each deal's add up to 0 before "
+                f"rounding to hundredths)"
+            )
         ledger = ChipLedger.objects.filter(tournament=t).count()
         out(f"database growth: {rows} tournament rows ({ledger} ledger rows){growth}")
         if total != t.starting_chips * entries.count():
@@ -230,7 +260,15 @@ class Command(BaseCommand):
     def row_count(self) -> int:
         return sum(
             model.objects.count()
-            for model in (Tournament, Level, Entry, TournamentTable, ChipLedger, User)
+            for model in (
+                Tournament,
+                Level,
+                Entry,
+                TournamentTable,
+                ChipLedger,
+                DuplicateDeal,
+                User,
+            )
         )
 
     def db_size(self) -> int | None:
