@@ -15,6 +15,7 @@
   if (!region || !window.WebSocket) return;
   const list = region.querySelector(".notice-list");
   const LAST = "rummy-notices-last";
+  const SHOWN_AT_MOST = 3; // a stack that never covers a table's whole hand
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   let socket = null;
   let delay = 1000;
@@ -92,6 +93,7 @@
     close.addEventListener("click", () => dismiss(item));
     item.appendChild(close);
     list.appendChild(item);
+    while (list.children.length > SHOWN_AT_MOST) list.firstElementChild.remove(); // still listed in the lobby
     region.classList.add("has-notices");
     offerPermission();
     toSystem(notice);
