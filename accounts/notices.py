@@ -15,6 +15,7 @@ apps call their own thin wrapper (``tournaments.notices.notify``), not this modu
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import datetime
 
@@ -23,6 +24,8 @@ from django.utils import timezone
 
 from accounts import sockets
 from accounts.models import Notice
+
+log = logging.getLogger(__name__)
 
 NOTICE_EVENT = "account.notice"
 KIND_PATTERN = re.compile(r"^[a-z][a-z_]{0,19}$")
@@ -64,6 +67,85 @@ def post(
     group = sockets.user_group(user_id)
     transaction.on_commit(lambda: sockets._send(group, event))
     return notice
+
+
+def post_many(
+    notes: list[tuple[int, str, str | None]],
+    kind: str,
+    *,
+    topic: str = "",
+    key: str = "",
+    live: dict[str, object] | None = None,
+) -> list[Notice]:
+    """``post`` for many players at once: (user id, text, url) each, one kind and topic.
+
+    One INSERT for all and, after the commit, every send on one event loop: a start seats a
+    whole field at once, and a savepoint, an insert and a loop per player held the
+    tournament's lock for seconds at a thousand (bench/tournaments/notices_cost.py). With a
+    ``key``, players who had that notice already are left out."""
+    rows = [
+        Notice(user_id=user_id, kind=kind, text=_checked(kind, text, url, topic, key),
+               url=url or "", topic=topic, key=key)
+        for user_id, text, url in notes
+    ]  # fmt: skip
+    if key and rows:
+        had = set(
+            Notice.objects.filter(user_id__in=[n.user_id for n in rows], key=key).values_list(
+                "user_id", flat=True
+            )
+        )
+        rows = [n for n in rows if n.user_id not in had]
+    if not rows:
+        return []
+    try:
+        with transaction.atomic():
+            made = Notice.objects.bulk_create(rows)
+    except IntegrityError:  # a key taken meanwhile by another sender: one by one then
+        one_by_one = (
+            post(n.user_id, kind, n.text, n.url or None, topic=topic, key=key, live=live)
+            for n in rows
+        )
+        return [n for n in one_by_one if n is not None]
+    events = [
+        (
+            sockets.user_group(n.user_id),
+            {"type": NOTICE_EVENT, "notice": {**(live or {}), **payload(n)}},
+        )
+        for n in made
+    ]
+    transaction.on_commit(lambda: _send_all(events))
+    return made
+
+
+def _send_all(events: list[tuple[str, dict[str, object]]]) -> None:
+    """Every send on one event loop. As games.broadcast._send does for one message (which
+    owns the pitfalls: a socket's deferred sends, the channels-redis pools of a loop that
+    dies with the call), imported here so that accounts does not load games at start-up."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from games.broadcast import _deferred, _on_a_fresh_loop, flush
+
+    box = _deferred.get()
+    if box is not None:
+        box.extend(events)
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    close_after = _on_a_fresh_loop() and hasattr(type(layer), "close_pools")
+
+    async def send() -> None:
+        try:
+            await flush(events)  # logs and goes on past a failed send
+        finally:
+            if close_after:
+                await layer.close_pools()
+
+    try:
+        async_to_sync(send)()
+    except Exception:  # the change is committed and the rows kept; pages list them
+        log.exception("notice sends failed")
 
 
 def _checked(kind: str, text: str, url: str | None, topic: str, key: str) -> str:

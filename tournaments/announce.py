@@ -40,30 +40,39 @@ def starting_soon(now: datetime) -> int:
         scheduled_start__lte=now + STARTING_SOON,
     )
     for t in due:
-        entries = Entry.objects.filter(tournament=t, user__is_bot=False).select_related("user")
+        users = Entry.objects.filter(tournament=t, user__is_bot=False).values_list(
+            "user_id", flat=True
+        )
         minutes = max(1, round((t.scheduled_start - now).total_seconds() / 60))
         text = f"{t.name} starts in {minutes} minute{'s' if minutes != 1 else ''}."
         url = reverse("tournaments:lobby", args=[t.pk])
-        for e in entries:
-            sent += notices.notify(
-                e.user_id, notices.STARTING, text, url, tournament_id=t.pk,
+        sent += len(
+            notices.notify_many(
+                [(user_id, text, url) for user_id in users],
+                notices.STARTING,
+                tournament_id=t.pk,
                 key=f"t{t.pk}-starting",
-            ) is not None  # fmt: skip
+            )
+        )
     return sent
+
+
+def _where(t: Tournament, entries: Iterable[Entry], words: str) -> list[tuple[int, str, str]]:
+    """(user id, "<event>: you <words> table N.", the table's URL) for each person."""
+    urls: dict[int | None, str] = {}
+    notes = []
+    for e in _humans(entries):
+        table = e.table
+        if e.table_id not in urls:
+            urls[e.table_id] = _table_url(t, table)
+        number = table.number if table is not None else "?"
+        notes.append((e.user_id, f"{t.name}: you {words} table {number}.", urls[e.table_id]))
+    return notes
 
 
 def seated(t: Tournament, entries: Iterable[Entry]) -> None:
     """At the start: where each player sits (``entries`` with their table set)."""
-    for e in _humans(entries):
-        table = e.table
-        number = table.number if table is not None else 1
-        notices.notify(
-            e.user_id,
-            notices.SEATED,
-            f"{t.name}: you are seated at table {number}.",
-            _table_url(t, table),
-            tournament_id=t.pk,
-        )
+    notices.notify_many(_where(t, entries, "are seated at"), notices.SEATED, tournament_id=t.pk)
 
 
 def seats_changed(
@@ -78,16 +87,7 @@ def seats_changed(
 
 def moved(t: Tournament, entries: Iterable[Entry]) -> None:
     """After a rebalance or a broken table: the new table of each player moved."""
-    for e in _humans(entries):
-        table = e.table
-        number = table.number if table is not None else "?"
-        notices.notify(
-            e.user_id,
-            notices.MOVED,
-            f"{t.name}: you were moved to table {number}.",
-            _table_url(t, table),
-            tournament_id=t.pk,
-        )
+    notices.notify_many(_where(t, entries, "were moved to"), notices.MOVED, tournament_id=t.pk)
 
 
 def finished(t: Tournament) -> None:
@@ -98,11 +98,12 @@ def finished(t: Tournament) -> None:
         .select_related("user")
     )
     url = reverse("tournaments:detail", args=[t.pk])
-    for e in placed:
-        notices.notify(
-            e.user_id, notices.FINISHED, result_text(t, e), url, tournament_id=t.pk,
-            key=f"t{t.pk}-finished",
-        )  # fmt: skip
+    notices.notify_many(
+        [(e.user_id, result_text(t, e), url) for e in placed],
+        notices.FINISHED,
+        tournament_id=t.pk,
+        key=f"t{t.pk}-finished",
+    )
 
 
 def result_text(t: Tournament, e: Entry) -> str:

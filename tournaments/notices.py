@@ -20,7 +20,7 @@ from accounts import notices as account_notices
 from accounts.models import Notice
 from accounts.notices import NoticeError
 
-__all__ = ["KINDS", "NoticeError", "for_lobby", "notify", "topic"]
+__all__ = ["KINDS", "NoticeError", "for_lobby", "notify", "notify_many", "topic"]
 
 STARTING = "starting"
 SEATED = "seated"
@@ -70,6 +70,27 @@ def notify(
         text,
         url,
         topic=topic(tournament_id) if tournament_id is not None else "",
+        key=key,
+        live={"title": KINDS[kind], "follow": kind in FOLLOWED, "tournament": tournament_id},
+    )
+
+
+def notify_many(
+    notes: list[tuple[int, str, str | None]],
+    kind: str,
+    *,
+    tournament_id: int,
+    key: str = "",
+) -> list[Notice]:
+    """``notify`` for many players of one tournament at once: (user id, text, url) each.
+    One INSERT and one batch of sends, for the events that tell a whole field (the start,
+    the end)."""
+    if kind not in KINDS:
+        raise NoticeError(f"Unknown notice kind {kind!r}; known: {', '.join(KINDS)}.")
+    return account_notices.post_many(
+        notes,
+        kind,
+        topic=topic(tournament_id),
         key=key,
         live={"title": KINDS[kind], "follow": kind in FOLLOWED, "tournament": tournament_id},
     )

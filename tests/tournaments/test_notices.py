@@ -207,3 +207,49 @@ def test_the_lobby_lists_the_tournaments_notices_and_marks_them_read(db, alice, 
     assert Notice.objects.filter(user=alice, read_at=None).count() == 1  # the other event's
     again = alice_client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
     assert "Break for 5 minutes." in again and "(new)" not in again
+
+
+def test_a_whole_field_is_told_in_one_batch_after_commit(
+    db, alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games import broadcast as games_broadcast
+
+    batches: list[list] = []
+
+    async def flush(messages):
+        batches.append(list(messages))
+
+    monkeypatch.setattr(games_broadcast, "flush", flush)
+    t = make_tournament()
+    with django_capture_on_commit_callbacks(execute=True):
+        made = notices.notify_many(
+            [(alice.pk, "You won.", None), (bob.pk, "You finished 2nd.", None)],
+            "finished",
+            tournament_id=t.pk,
+            key="t-end",
+        )
+        assert batches == []
+    assert len(made) == 2
+    [batch] = batches
+    assert [group for group, _e in batch] == [
+        sockets.user_group(alice.pk),
+        sockets.user_group(bob.pk),
+    ]
+    assert batch[1][1]["notice"]["text"] == "You finished 2nd."
+    # once per player: a second run tells nobody again
+    assert (
+        notices.notify_many(
+            [(alice.pk, "You won.", None)], "finished", tournament_id=t.pk, key="t-end"
+        )
+        == []
+    )
+
+
+def test_one_bad_notice_in_a_batch_refuses_the_batch(db, alice, bob):
+    with pytest.raises(notices.NoticeError):
+        notices.notify_many(
+            [(alice.pk, "Fine.", None), (bob.pk, "Bad link.", "https://elsewhere.example/")],
+            "moved",
+            tournament_id=1,
+        )
+    assert not Notice.objects.exists()
