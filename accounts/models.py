@@ -128,3 +128,40 @@ class PasswordResetRequest(models.Model):
 
     def __str__(self) -> str:
         return f"password reset asked from {self.address} at {self.requested_at:%Y-%m-%d %H:%M}"
+
+
+class Notice(models.Model):
+    """One thing the site told a player ("you were moved to table 5"), kept so that nothing
+    is lost while no page of theirs is open: the live copy goes out on the account's socket
+    group (accounts/notices.py), this row stays for the pages that list notices.
+
+    ``topic`` names what the notice is about in the sending app's words (for example
+    ``tournament-12``): the accounts app does not know the apps above it, so it stores a
+    string and lets them filter by it. ``key`` makes a notice that must go out once (a
+    start reminder a periodic sweep may try again) unique per player.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=20)
+    text = models.CharField(max_length=200)
+    url = models.CharField(max_length=200, blank=True)
+    topic = models.CharField(max_length=40, blank=True)
+    key = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["user", "topic", "created_at"], name="accounts_notice_by_topic"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "key"],
+                condition=~models.Q(key=""),
+                name="accounts_notice_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user_id}: {self.text}"

@@ -11,9 +11,11 @@ socket. So the events that end a login tell the sockets themselves:
 
 Every socket of a logged-in user joins two channel groups: ``user_group`` (every socket of
 that account, on every page) and ``session_group`` (the sockets of one login). The per-user
-group is the accounts app's: other apps may send their own events to it (notifications, a
-later issue), but every consumer that joins it must then handle them, so such events get
-their handler here, on ``AccountSockets``, never on one consumer only.
+group is the accounts app's: other apps may send their own events to it, but every consumer
+that joins it must then handle them, so such events get their handler here, on
+``AccountSockets``, never on one consumer only. Notices (accounts/notices.py) are such an
+event: ``account_notice`` hands them to the consumer's ``notice_forward`` if it has one (the
+base layout's notice socket) and drops them otherwise.
 
 A group message can be lost (the channel layer delivers at most once; a Redis restart drops
 what is in flight), so a socket also re-checks its account before it applies anything the
@@ -210,6 +212,14 @@ class AccountSockets:
         reason = str(event.get("reason") or "")
         self._account_reason = reason
         await self.close(code=CLOSE_LOGIN_ENDED, reason=reason)  # type: ignore[attr-defined]
+
+    async def account_notice(self, event: dict[str, Any]) -> None:
+        """A notice for the account (accounts/notices.py): only the base layout's notice
+        socket shows it (``notice_forward``); every other socket of the account hears it on
+        the same group and lets it pass."""
+        forward = getattr(self, "notice_forward", None)
+        if forward is not None:
+            await forward(event)
 
     def _keeps(self, keep: object) -> bool:
         key = self._account_session_key

@@ -482,6 +482,7 @@ RESULT_COLUMNS = [
     "chips",
     "score",
     "out_round",
+    "trophies",  # the prize won (site points); last, so the columns before keep their places
 ]
 LEDGER_COLUMNS = [
     "tournament",
@@ -528,6 +529,7 @@ def result_row(t: Tournament, e: Entry) -> list[Any]:
         e.chips,
         e.score,
         e.out_round or "",
+        getattr(e, "trophies", 0) or 0,  # a filler bot's place pays nobody
     ]
 
 

@@ -1,7 +1,9 @@
 """Tell tournament pages that something changed; each page then fetches its own fragment.
 
-Groups: ``tournament-<id>`` (the public page and every lobby of it) and ``tplayer-<user id>``
-(a player's lobby, told which table to go to when they are seated or moved).
+Group: ``tournament-<id>`` (the public page and every lobby of it). What one player must
+hear (seated, moved, a break, their result) is a notice instead (tournaments/notices.py): it
+goes to the account's own socket group, which the base layout's notice socket joins on
+every page, and a player's lobby or table page follows a "seated" or "moved" notice there.
 """
 
 from __future__ import annotations
@@ -13,14 +15,5 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
 
 
-def player_group(user_id: int) -> str:
-    return f"tplayer-{user_id}"
-
-
 def tournament_changed(tournament_id: int) -> None:
     _send(tournament_group(tournament_id), {"type": "tournament.changed"})
-
-
-def players_moved(tournament_id: int, user_ids: list[int]) -> None:
-    for user_id in user_ids:
-        _send(player_group(user_id), {"type": "tournament.seated", "tournament": tournament_id})

@@ -1,7 +1,8 @@
-"""The tournament socket: says "changed" to every page of a tournament, "seated" to a player.
+"""The tournament socket: says "changed" to every page of a tournament.
 
-Nothing secret crosses it: pages refetch their own fragments over HTTP. A player's lobby
-follows the "seated" message to their table (it carries the table's URL).
+Nothing secret crosses it: pages refetch their own fragments over HTTP. A player's own
+news (seated, moved) reaches them as a notice on the base layout's notice socket
+(tournaments/notices.py), which their lobby and table pages follow.
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.urls import reverse
 
 from accounts.sockets import AccountSockets
 from tournaments import broadcast
-from tournaments.models import Entry, Tournament
+from tournaments.models import Tournament
 
 
 class TournamentConsumer(AccountSockets, AsyncWebsocketConsumer):
@@ -25,9 +25,6 @@ class TournamentConsumer(AccountSockets, AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.groups_joined = [broadcast.tournament_group(self.tournament_id)]
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            self.groups_joined.append(broadcast.player_group(user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
@@ -48,18 +45,3 @@ class TournamentConsumer(AccountSockets, AsyncWebsocketConsumer):
 
     async def tournament_changed(self, event: dict[str, Any]) -> None:
         await self.send(json.dumps({"type": "changed"}))
-
-    async def tournament_seated(self, event: dict[str, Any]) -> None:
-        if event.get("tournament") != self.tournament_id:
-            return
-        url = await database_sync_to_async(self._my_table_url)()
-        await self.send(json.dumps({"type": "seated", "url": url}))
-
-    def _my_table_url(self) -> str | None:
-        user = self.scope["user"]
-        table_id = (
-            Entry.objects.filter(tournament_id=self.tournament_id, user=user)
-            .values_list("table__table_id", flat=True)
-            .first()
-        )
-        return reverse("table_detail", args=[table_id]) if table_id else None

@@ -448,6 +448,9 @@ def _start_single(t: Tournament, entries: list[Entry], rng: random.Random) -> No
         autoplay=frozenset(u.pk for u in players if u is not None and u.is_bot),
     )
     _sync_seats(t, game)
+    from tournaments import announce
+
+    announce.seated(t, Entry.objects.filter(tournament=t).select_related("user", "table"))
 
 
 def _sync_seats(t: Tournament, game: Game) -> None:
@@ -680,12 +683,10 @@ def round_start(
         [e for e in playing if e.table_id != previous[e.pk][0]],
         [e for e in playing if e.seat != previous[e.pk][1]],
     )
-    moved = [e.user_id for e in playing if previous[e.pk][0] != e.table_id]
-    if live and moved:
-        from tournaments import broadcast
+    if live:  # seated at the start, moved after: notices that the player's pages follow
+        from tournaments import announce
 
-        tid = t.pk
-        _after_commit(lambda: broadcast.players_moved(tid, moved))
+        announce.seats_changed(t, playing, {pk: table for pk, (table, _s) in previous.items()})
     return plan
 
 
@@ -914,6 +915,9 @@ def _finish(t: Tournament, now: datetime | None = None) -> None:
     t.status = Status.FINISHED
     t.finished_at = now or timezone.now()
     t.save(update_fields=["status", "finished_at"])
+    from tournaments import announce
+
+    announce.finished(t)
 
 
 def _award_prizes(t: Tournament) -> None:
@@ -1314,6 +1318,7 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     """
     now = now or timezone.now()
     done = {"opened": 0, "closed": 0, "started": 0, "cancelled": 0, "advanced": 0, "failed": 0}
+    done["reminded"] = _reminders(now)
     for pk in Tournament.objects.filter(
         status__in=(Status.REGISTRATION, Status.CLOSED),
         sit_and_go=True,
@@ -1367,6 +1372,19 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
         after = Tournament.objects.filter(pk=pk).values_list("error_count", flat=True).first()
         done["failed"] += int((after or 0) > before)
     return done
+
+
+def _reminders(now: datetime) -> int:
+    """ "Starts in 2 minutes" to the entrants of events due soon (once each). Never raises:
+    a reminder that fails must not stop the sweep's starts."""
+    from tournaments import announce
+
+    try:
+        with transaction.atomic():
+            return announce.starting_soon(now)
+    except Exception:
+        log.exception("tournament start reminders failed")
+        return 0
 
 
 def sit_and_go_safely(*, tournament_id: int, now: datetime | None = None) -> int:

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from games.table import display
 from tournaments import lobby as lobby_rows
-from tournaments import selectors, services
+from tournaments import notices, selectors, services
 from tournaments.forms import LobbyFilterForm
 from tournaments.models import Tournament, TournamentTable
 
@@ -104,7 +104,8 @@ def player_results(request: HttpRequest, name: str) -> HttpResponse:
 
 @login_required
 def lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The player's own view: status, level, PCR, chips and a link to their table."""
+    """The player's own view: status, level, PCR, chips, a link to their table, and the
+    tournament's notices to them (marked read as they are shown)."""
     t = _public(tournament_id)
     entry = selectors.my_entry(t, request.user)
     if entry is None:
@@ -117,6 +118,7 @@ def lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "outcome": selectors.my_outcome(t, entry),
         "progress": selectors.progress(t),
         "my_score": selectors.live_scores(t).get(entry.user_id, entry.score),
+        "notices": notices.for_lobby(request.user.pk, t.pk),
     }
     return render(request, "tournaments/lobby.html", context)
 

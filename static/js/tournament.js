@@ -1,6 +1,6 @@
 // Tournament pages: refetch the live fragment when the tournament's socket says it changed;
-// on a player's lobby or table, go to the table when the socket says they were seated or
-// moved; on a tournament table's page, refetch the banner (level, PCR, chips, result).
+// on a tournament table's page, refetch the banner (level, PCR, chips, result). Following a
+// player's seat when they are seated or moved is notices.js's (the notice socket).
 (function () {
   "use strict";
   const live = document.getElementById("tourney-live");
@@ -43,10 +43,6 @@
     });
     socket.addEventListener("message", (event) => {
       const data = JSON.parse(event.data);
-      if (data.type === "seated" && live.dataset.followSeat && data.url) {
-        window.location.assign(data.url);
-        return;
-      }
       if (banner) {
         refreshBanner();
       } else if (window.htmx) {

@@ -21,6 +21,8 @@ from tests.conftest import make_player
 from tests.e2e.test_table_play import on_server_side, sign_up
 from tests.games.test_views import finish_game
 from tests.tournaments.conftest import make_tournament
+from tournaments import notices
+from tournaments import services as tournaments
 
 FAILING_IMPACTS = ("serious", "critical")
 
@@ -41,6 +43,9 @@ def build_pages() -> dict[str, str]:
     tables.table_start(table_id=finished.pk, by=bob)
     game: Game = finish_game(Table.objects.get(pk=finished.pk))
     cup = make_tournament(name="Winter cup")
+    tournaments.register(tournament_id=cup.pk, user=alice)
+    # shown in the notice region of the first page opened, and listed in the player's lobby
+    notices.notify(alice.pk, "break", "Break for 5 minutes.", f"/tournaments/{cup.pk}/lobby/")
     return {
         "lobby": "/",
         "table (playing)": f"/tables/{playing.pk}/",
@@ -52,6 +57,7 @@ def build_pages() -> dict[str, str]:
         "rules of a preset": "/rules/standard/",
         "tournaments": "/tournaments/",
         "tournament": f"/tournaments/{cup.pk}/",
+        "tournament lobby (with notices)": f"/tournaments/{cup.pk}/lobby/",
         "account settings": "/accounts/settings/",
     }
 

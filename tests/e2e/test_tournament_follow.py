@@ -2,9 +2,9 @@
 
 Alice and three bots are in a two-seat tournament, so it starts at two tables. Alice opens
 her table: its header names the tournament. The tournament then moves her to the other table
-(the same seat write and "moved" message a rebalance makes, done here directly because
+(the same seat write and "moved" notice a rebalance makes, done here directly because
 which player a rebalance moves depends on who is eliminated), and her page goes there by
-itself, through the tournament socket that her table page opened.
+itself, through the notice socket that the base layout opened.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from tests.e2e.test_table_play import (
     sign_up,
 )
 from tests.tournaments.conftest import bot_players, enter, make_tournament
-from tournaments import broadcast, services
-from tournaments.models import Entry
+from tournaments import announce, services
+from tournaments.models import Entry, Tournament
 
 
 def start_cup() -> tuple[int, int, int]:
@@ -43,7 +43,8 @@ def move_alice(tournament_id: int) -> None:
     alice_place, bot_place = (alice.table_id, alice.seat), (bot.table_id, bot.seat)
     Entry.objects.filter(pk=alice.pk).update(table_id=bot_place[0], seat=bot_place[1])
     Entry.objects.filter(pk=bot.pk).update(table_id=alice_place[0], seat=alice_place[1])
-    broadcast.players_moved(tournament_id, [alice.user_id])
+    moved = Entry.objects.select_related("user", "table").get(pk=alice.pk)
+    announce.moved(Tournament.objects.get(pk=tournament_id), [moved])
 
 
 def test_a_moved_player_is_taken_from_their_table_to_the_new_one(
@@ -62,7 +63,7 @@ def test_a_moved_player_is_taken_from_their_table_to_the_new_one(
     assert banner.get_by_role("link", name="Winter cup").get_attribute("href") == (
         f"/tournaments/{tournament_id}/lobby/"
     )
-    page.wait_for_selector("#tourney-live[data-connected='1']", state="attached")
+    page.wait_for_selector("#notices[data-connected='1']", state="attached")
 
     on_server_side(lambda: move_alice(tournament_id))
     page.wait_for_url(f"{base}/tables/{other}/")

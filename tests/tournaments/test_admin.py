@@ -168,6 +168,7 @@ def test_results_and_ledger_export_as_csv(organizer_client):
     results = act(organizer_client, "export_results", t)
     rows = list(csv.reader(io.StringIO(results.content.decode())))
     assert rows[0][:4] == ["tournament", "date", "place", "player"] and len(rows) == 5
+    assert rows[0][-1] == "trophies" and all(r[-1] == "0" for r in rows[1:])  # not over yet
     ledger = act(organizer_client, "export_ledger", t)
     rows = list(csv.reader(io.StringIO(ledger.content.decode())))
     assert rows[0][-4:] == ["from", "to", "amount", "at"]
@@ -243,3 +244,21 @@ def test_a_sit_and_go_countdown_out_of_range_is_refused(organizer_client):
     assert response.status_code == 200
     assert "countdown is 0 to 300 seconds" in response.content.decode()
     assert not Tournament.objects.exists()
+
+
+def test_the_results_csv_has_each_players_prize(organizer_client):
+    from tests.tournaments.conftest import drive
+    from tournaments import services
+
+    t = make_tournament(seats_per_table=2, prizes=[50, 20])
+    enter(t, bot_players(4))
+    services.start(tournament_id=t.pk)
+    drive(t)
+    rows = list(
+        csv.reader(io.StringIO(act(organizer_client, "export_results", t).content.decode()))
+    )
+    trophies = {r[3]: int(r[-1]) for r in rows[1:]}
+    expected = dict(
+        Entry.objects.filter(tournament=t).values_list("user__display_name", "trophies")
+    )
+    assert trophies == expected and sum(trophies.values()) == 70

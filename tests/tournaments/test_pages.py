@@ -134,7 +134,9 @@ def test_the_player_results_of_an_unknown_name_is_404(db):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_socket_says_changed_and_tells_a_moved_player_their_table(alice):
+async def test_the_socket_says_changed_to_every_page_of_the_tournament(alice):
+    # A player's own news (seated, moved) is a notice on the notice socket now
+    # (tests/accounts/test_notice_socket.py); this socket carries only "changed".
     @database_sync_to_async
     def running():
         t = make_tournament()
@@ -152,9 +154,6 @@ async def test_the_socket_says_changed_and_tells_a_moved_player_their_table(alic
     assert (await watcher.connect())[0] and (await player.connect())[0]
     await database_sync_to_async(broadcast.tournament_changed)(t.pk)
     assert await watcher.receive_json_from(timeout=5) == {"type": "changed"}
-    await database_sync_to_async(broadcast.players_moved)(t.pk, [alice.pk])
-    frames = [await player.receive_json_from(timeout=5) for _ in range(2)]
-    seated = next(f for f in frames if f["type"] == "seated")
-    assert seated["url"].startswith("/tables/")
+    assert await player.receive_json_from(timeout=5) == {"type": "changed"}
     await watcher.disconnect()
     await player.disconnect()
