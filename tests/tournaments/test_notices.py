@@ -134,7 +134,7 @@ def test_a_player_moved_by_a_rebalance_is_told_their_new_table(db, alice):
 
 
 def test_a_table_broken_mid_event_tells_its_players_where_they_went(db, alice):
-    from games import services as games
+    from games.services import tables as tables_service
 
     t = make_tournament(seats_per_table=2, starting_chips=300)
     services.register(tournament_id=t.pk, user=alice)
@@ -142,7 +142,7 @@ def test_a_table_broken_mid_event_tells_its_players_where_they_went(db, alice):
     services.start(tournament_id=t.pk, rng=random.Random(3))
     away(alice)
     mine = Entry.objects.get(tournament=t, user=alice).table
-    games.table_abort(table_id=mine.table_id, reason="Staff test")
+    tables_service.table_abort(table_id=mine.table_id, reason="Staff test")
     drive(t)
     moved = Notice.objects.filter(user=alice, kind="moved").first()
     assert moved is not None and "you were moved to table" in moved.text
