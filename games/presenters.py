@@ -286,8 +286,12 @@ def table_context(
     }
     ctx["opponents"], ctx["me"] = display.around_the_table(ctx["players"], seat)
     ctx.update(_hand_summary(snap, seat, names, over))
+    ctx["clock_note"] = (
+        display.clock_turn(view, snap.clock_moves, seat) if ctx["timed_out"] else None
+    )
     if view is not None:
-        last = display.last_event(view, names)
+        told = seat if ctx["clock_note"] else None
+        last = display.last_event(view, names, snap.clock_moves, told)
         melds = display.table_melds(view, names)
         ctx.update(
             hand=display.my_hand(view),
@@ -298,7 +302,7 @@ def table_context(
             obligation=display.obligation_text(view, names),
             wild_note=None if seat_only else display.wild_note(view),
             status=display.hand_end_line(last, display.status_text(view, names, seat, legal)),
-            log=[] if seat_only else display.action_log(view, names),
+            log=[] if seat_only else display.action_log(view, names, clock_moves=snap.clock_moves),
             log_start=display.log_start(view),
             last_event=last,
             controls=display.controls(legal, view),
