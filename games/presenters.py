@@ -285,7 +285,7 @@ def table_context(
         "hand_pause": round(clock.hand_pause_s()),
     }
     ctx["opponents"], ctx["me"] = display.around_the_table(ctx["players"], seat)
-    ctx.update(_hand_summary(snap, seat, names, over))
+    ctx.update(_hand_summary(snap, seat, names, over, user_id))
     ctx["clock_note"] = (
         display.clock_turn(view, snap.clock_moves, seat) if ctx["timed_out"] else None
     )
@@ -321,39 +321,49 @@ BOT_LEVEL_CHOICES = [(level, level.title()) for level in services.BOT_LEVELS]
 
 
 def _hand_summary(
-    snap: TableSnapshot, seat: int | None, names: list[str], over: bool
+    snap: TableSnapshot, seat: int | None, names: list[str], over: bool, user_id: int | None
 ) -> dict[str, Any]:
     """The latest finished hand of the game, for the summary panel: it is rendered while the
     next hand is played too, so it stays on a player's screen until they close it (the page
     remembers which hand they closed). Its cards are public while the hand is over; once
     the next one is dealt only the figures stay. "Ready" is offered to a seated person
-    during the pause between hands."""
+    during the pause between hands (games.clock.ready_open, tournament tables included).
+    At a tournament table the next round is a new game: its players keep the last hand of
+    the round before (``earlier_hand``) until they close it."""
     finished = [h for h in snap.past_hands if h.result]
+    game_number = snap.game.number if snap.game is not None else 0
+    if not finished and _played_in(snap.earlier_hand, user_id):
+        finished = [snap.earlier_hand]
+        game_number = snap.earlier_hand.game.number
+        names = _game_names(snap.earlier_hand.game, names)
     if not finished:
         return {"summary": [], "summary_hand": None, "ready_offered": False}
     hand = finished[-1]
     result = {"result": hand.result}
-    game = snap.game
-    between = (
-        over
-        and game is not None
-        and game.status != Game.Status.FINISHED
-        and snap.table.status == Table.Status.PLAYING
-    )
+    between = over and clock.ready_open(snap.table, snap.hand, snap.game)
     person = seat is not None and not snap.seats[seat].is_bot
     summary = display.breakdown(result, names)
     if not over:
         # A new hand is dealt from the same deck: the old hand's cards would read as
         # cards of this one, so past the deal the summary keeps only the figures.
         summary = [{**row, "plus": [], "minus": []} for row in summary]
+    pause_ends = clock.pause_ends(hand) if between else None
     return {
         "summary": summary,
         "summary_sides": display.side_breakdown(result, names),
         "summary_hand": hand.number,
+        "summary_game": game_number,
         "summary_current": over,
         "ready_offered": between and person,
         "ready_pressed": person and seat in (hand.result.get("ready") or []),
+        "pause_ends": pause_ends.isoformat() if pause_ends is not None else "",
     }
+
+
+def _played_in(hand: Hand | None, user_id: int | None) -> bool:
+    if hand is None or not hand.result or user_id is None:
+        return False
+    return any(p.get("user") == user_id for p in hand.game.players or [])
 
 
 def _shown_totals(snap: TableSnapshot, view: dict[str, Any] | None) -> list[int] | None:

@@ -71,6 +71,10 @@ class TableSnapshot:
     """The ``Move.seq`` of every move of the current hand that the turn clock made (its
     ``actor``), so the log can say so: the stored state holds no such mark, since the hand
     must replay from its move log exactly (games.display.clock_marks)."""
+    earlier_hand: Hand | None = None
+    """At a managed table whose current game has no finished hand yet, the last hand of the
+    game before (with its game): a tournament deals its next round as a new game right
+    after the pause, and the hand's summary stays on its players' screens until closed."""
 
     @property
     def version(self) -> int:
@@ -161,6 +165,17 @@ def read_snapshot(table: Table) -> TableSnapshot:
                     )
                 )
         past = tuple(h for h in hands if h.status == Hand.Status.OVER)
+    earlier = None
+    if table.managed and game is not None and game.number > 1 and not past:
+        earlier = (
+            Hand.objects.filter(
+                game__table=table, game__number=game.number - 1, status=Hand.Status.OVER
+            )
+            .defer("state")
+            .select_related("game")
+            .order_by("-number")
+            .first()
+        )
     return TableSnapshot(
         table=table,
         seats=seats,
@@ -169,6 +184,7 @@ def read_snapshot(table: Table) -> TableSnapshot:
         state=state,
         past_hands=past,
         clock_moves=clock_moves,
+        earlier_hand=earlier,
     )
 
 

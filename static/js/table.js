@@ -948,6 +948,19 @@
       clock.textContent = `to move · ${minutes}:${seconds}`;
       clock.classList.toggle("clock-warning", left <= 10);
     });
+    withdrawReady();
+  }
+
+  // "Ready" is worth pressing only while the pause between hands runs: at a tournament table
+  // the next round may never come (the event ended), so no new state would take it away.
+  function withdrawReady() {
+    const form = document.querySelector(".ready-form[data-pause-ends]");
+    if (!form || form.hidden || !form.dataset.pauseEnds) {
+      return;
+    }
+    if (Date.parse(form.dataset.pauseEnds) <= Date.now()) {
+      form.hidden = true;
+    }
   }
 
   function setConnection(text) {
