@@ -874,6 +874,18 @@ def standings(
     return out
 
 
+def player_names(players: Sequence[dict[str, Any]]) -> list[str]:
+    """The names a game's players are shown by on its pages. A bot's record names only its
+    level ("Easy bot": the leaderboards count bots by level), so two bots of one level get
+    their seat number, as the table names them ("Easy bot 2", "Easy bot 3")."""
+    names = [p.get("name") or f"Seat {i + 1}" for i, p in enumerate(players)]
+    counts = Counter(names)
+    return [
+        f"{name} {i + 1}" if counts[name] > 1 and players[i].get("bot") else name
+        for i, name in enumerate(names)
+    ]
+
+
 def dealer_draw(
     rounds: Sequence[Sequence[Sequence[Any]]], names: Sequence[str], partners: bool = False
 ) -> list[str]:

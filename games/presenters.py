@@ -376,8 +376,9 @@ def _shown_totals(snap: TableSnapshot, view: dict[str, Any] | None) -> list[int]
 
 
 def _game_names(game: Game, fallback: list[str]) -> list[str]:
-    players = game.players or []
-    return [p.get("name", fallback[i] if i < len(fallback) else "") for i, p in enumerate(players)]
+    if not game.players:
+        return fallback
+    return display.player_names(game.players)
 
 
 def _covered(snap: TableSnapshot, seat: int | None) -> bool:
