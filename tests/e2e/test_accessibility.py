@@ -1,12 +1,12 @@
 """axe-core on the pages people use: no serious or critical violation anywhere.
 
 One browser page visits every kind of page in turn (lobby, a table being played, one with
-the last hand's summary and one whose game is over, the replay,
-leaderboards, a player page, the rules, the tournament pages of an event announced and of
-one running, its table, account settings), so the whole check costs one sign-up and a page
-load per URL (about 40 s with the server's start); then each page again at 360 px, where
-none may be wider than the screen. The Django admin is out of scope. Minor and moderate
-findings are printed, not failed on.
+the last hand's summary and one whose game is over, the replay, leaderboards, a player
+page, the rules, the tournament pages of an event announced and of one running, its table,
+account settings), so the whole check costs one sign-up and a page load per URL (about 40 s
+with the server's start); then each page again at 360 px, where none may be wider than the
+screen or hide its heading. The Django admin is out of scope. Minor and moderate findings
+are printed, not failed on.
 """
 
 from __future__ import annotations
@@ -118,11 +118,17 @@ def test_no_serious_or_critical_accessibility_violations(page: Any, live_server_
     assert found == {}
     # On a phone no page is wider than the screen (a wide table once made the tournament
     # list scroll sideways at 390 px): only a region of its own may scroll.
+    # Nor is its heading squeezed out of sight (a tournament's banner once took the table
+    # name's whole line, and the game page's house rules its header's).
     page.set_viewport_size({"width": 360, "height": 740})
-    wide = {}
+    wide, unnamed = {}, {}
     for name, path in paths.items():
         page.goto(f"{live_server_url}{path}")
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > 360:
             wide[name] = width
+        heading = page.locator("h1").first.bounding_box()
+        if heading is None or heading["width"] < 40 or heading["x"] + heading["width"] > 360:
+            unnamed[name] = heading
     assert wide == {}
+    assert unnamed == {}
