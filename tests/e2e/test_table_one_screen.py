@@ -197,6 +197,12 @@ def test_larger_tables_fit_a_phone_screen(
             my_turn(page, "draw")
             assert page.locator("#players .player").count() == seats - 1
             assert_one_screen(page, f"{seats} seats at {width}x{height}")
+            # Compact seats keep their status in sight: every bot says so, the dealer too.
+            bots = page.locator("#players .player .badge-bot")
+            assert bots.count() == seats - 1
+            assert all(bots.nth(i).bounding_box() for i in range(seats - 1))
+            dealer = page.locator("#players .player .badge", has_text="dealer")
+            assert dealer.count() == 1 and dealer.bounding_box()
         finally:
             context.close()
 
