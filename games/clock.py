@@ -91,13 +91,6 @@ def ready_open(table: Any, hand: Any, game: Any, now: datetime | None = None) ->
     return table.status == Table.Status.PLAYING and game.status == Game.Status.PLAYING
 
 
-def pause_ends(hand: Any) -> datetime | None:
-    """When the pause after ``hand`` ends at the latest (the page withdraws Ready then)."""
-    if hand is None or hand.finished_at is None:
-        return None
-    return hand.finished_at + timedelta(seconds=hand_pause_s())
-
-
 def table_pause_left(table_id: int, now: datetime | None = None) -> float:
     """Seconds left of the pause after the latest hand at a table (0 when none is running:
     no finished hand, or the next one already dealt)."""

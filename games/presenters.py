@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from games import clock, display, engine, services
 from games.models import Game, Hand, Table
@@ -347,7 +348,9 @@ def _hand_summary(
         # A new hand is dealt from the same deck: the old hand's cards would read as
         # cards of this one, so past the deal the summary keeps only the figures.
         summary = [{**row, "plus": [], "minus": []} for row in summary]
-    pause_ends = clock.pause_ends(hand) if between else None
+    # Seconds, not a moment: the page counts them from when it receives them, so a phone
+    # whose clock is off still withdraws Ready when the pause ends.
+    pause_left = clock.hand_pause_left(hand.finished_at, timezone.now()) if between else 0.0
     return {
         "summary": summary,
         "summary_sides": display.side_breakdown(result, names),
@@ -356,7 +359,7 @@ def _hand_summary(
         "summary_current": over,
         "ready_offered": between and person,
         "ready_pressed": person and seat in (hand.result.get("ready") or []),
-        "pause_ends": pause_ends.isoformat() if pause_ends is not None else "",
+        "pause_left": round(pause_left, 1),
     }
 
 

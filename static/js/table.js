@@ -1033,14 +1033,20 @@
     withdrawReady();
   }
 
-  // "Ready" is worth pressing only while the pause between hands runs: at a tournament table
+  // At a tournament table "Ready" is worth pressing only while the pause between hands runs:
   // the next round may never come (the event ended), so no new state would take it away.
+  // (At a table of ours a late press still deals at once, so it stays.)
+  // The server says how many seconds of the pause are left; they count from when this
+  // rendering of the form arrived (a push replaces it with a fresh count).
   function withdrawReady() {
-    const form = document.querySelector(".ready-form[data-pause-ends]");
-    if (!form || form.hidden || !form.dataset.pauseEnds) {
+    const form = document.querySelector(".ready-form[data-pause-left]");
+    if (!form || form.hidden) {
       return;
     }
-    if (Date.parse(form.dataset.pauseEnds) <= Date.now()) {
+    if (!form.dataset.hideAt) {
+      form.dataset.hideAt = String(Date.now() + Number(form.dataset.pauseLeft) * 1000);
+    }
+    if (Number(form.dataset.hideAt) <= Date.now()) {
       form.hidden = true;
     }
   }

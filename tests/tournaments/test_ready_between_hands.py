@@ -4,6 +4,7 @@ every connected person there said so, and the tournament's next deal or round fo
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -147,7 +148,8 @@ def test_a_multi_table_round_offers_ready_after_its_one_hand_game(person, settin
     assert Game.objects.get().status == Game.Status.FINISHED  # a round is a one-hand game
     panel = _hand_end(table, person)
     assert 'id="ready-button"' in panel
-    assert "data-pause-ends=" in panel  # the page withdraws it when the pause is over
+    left = float(re.search(r'data-pause-left="([0-9.]+)"', panel).group(1))
+    assert 0 < left <= 30  # the page withdraws it when the pause is over
 
 
 def test_ready_is_not_offered_at_a_tournament_table_once_the_pause_is_over(person, settings, armed):
