@@ -573,6 +573,8 @@ def last_event(
     the clock made for ``told_seat``, whose bar says that in its own words (clock_turn)."""
     if not view["history"]:
         return None
+    if not clock_moves:  # the usual case: one event to read, not the hand's history
+        return engine.Event.from_json(view["history"][-1]).text(list(names))
     events = [engine.Event.from_json(item) for item in view["history"]]
     made = clock_marks(events, clock_moves)[-1]
     if made and told_seat is not None and events[-1].seat == told_seat:
@@ -588,6 +590,9 @@ def action_log(
 ) -> list[str]:
     """The hand's public history in words, newest last. A move the turn clock made (its
     ``Move.seq`` in ``clock_moves``) says so, so nobody reads it as the player's choice."""
+    if not clock_moves:
+        shown = [engine.Event.from_json(item) for item in view["history"][-limit:]]
+        return [event.text(list(names)) for event in shown]
     events = [engine.Event.from_json(item) for item in view["history"]]
     marks = clock_marks(events, clock_moves)
     return [
