@@ -17,7 +17,7 @@ from django.db.models.functions import Cast, Coalesce, RowNumber
 from django.utils import timezone
 
 from games import engine
-from games.models import Game, Hand, Seat, Table
+from games.models import Game, Hand, Move, Seat, Table
 
 _CACHE_SIZE = 1024
 _cache: OrderedDict[tuple[int, int], TableSnapshot] = OrderedDict()
@@ -67,6 +67,14 @@ class TableSnapshot:
     state: Any  # engine.HandState | None
     past_hands: tuple[Hand, ...]  # finished hands of the current game, oldest first
     # ``hand.state`` (the stored JSON) is not kept: ``state`` is the parsed form.
+    clock_moves: frozenset[int] = frozenset()
+    """The ``Move.seq`` of every move of the current hand that the turn clock made (its
+    ``actor``), so the log can say so: the stored state holds no such mark, since the hand
+    must replay from its move log exactly (games.table.display.clock_marks)."""
+    earlier_hand: Hand | None = None
+    """At a managed table whose current game has no finished hand yet, the last hand of the
+    game before (with its game): a tournament deals its next round as a new game right
+    after the pause, and the hand's summary stays on its players' screens until closed."""
 
     @property
     def version(self) -> int:
@@ -142,6 +150,7 @@ def read_snapshot(table: Table) -> TableSnapshot:
     hand = None
     state = None
     past: tuple[Hand, ...] = ()
+    clock_moves: frozenset[int] = frozenset()
     if game is not None:
         hands = list(Hand.objects.filter(game=game).defer("state").order_by("number"))
         if hands:
@@ -149,9 +158,33 @@ def read_snapshot(table: Table) -> TableSnapshot:
             raw = Hand.objects.filter(pk=hand.pk).values_list("state", flat=True).get()
             state = engine.state_from_json(raw)
             hand.state = None  # loaded, not deferred: reading it must never query
+            if hand.moves_count:
+                clock_moves = frozenset(
+                    Move.objects.filter(hand=hand, actor=Move.Actor.CLOCK).values_list(
+                        "seq", flat=True
+                    )
+                )
         past = tuple(h for h in hands if h.status == Hand.Status.OVER)
+    earlier = None
+    if table.managed and game is not None and game.number > 1 and not past:
+        earlier = (
+            Hand.objects.filter(
+                game__table=table, game__number=game.number - 1, status=Hand.Status.OVER
+            )
+            .defer("state")
+            .select_related("game")
+            .order_by("-number")
+            .first()
+        )
     return TableSnapshot(
-        table=table, seats=seats, game=game, hand=hand, state=state, past_hands=past
+        table=table,
+        seats=seats,
+        game=game,
+        hand=hand,
+        state=state,
+        past_hands=past,
+        clock_moves=clock_moves,
+        earlier_hand=earlier,
     )
 
 

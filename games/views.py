@@ -460,7 +460,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404("No such game.")
     if secrecy.held_back(game.pk):
         return render(request, "games/game_held_back.html", {"game": game}, status=403)
-    names = [p.get("name", f"Seat {i + 1}") for i, p in enumerate(game.players)]
+    names = display.player_names(game.players)
     hands = list(game.hands.order_by("number"))
     rows = [{"hand": h.number, "dealer": h.dealer, "result": h.result} for h in hands]
     chosen = _chosen_hand(request, hands)
@@ -474,7 +474,10 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     for step in steps:
         for group in step["melds"]:
             group["url"] = urls[group["seat"]] if group["seat"] < len(urls) else None
-    players = [{**p, "url": urls[i] if i < len(urls) else None} for i, p in enumerate(game.players)]
+    players = [
+        {**p, "name": names[i], "url": urls[i] if i < len(urls) else None}
+        for i, p in enumerate(game.players)
+    ]
     reviewed = game_reviews.replay_context(
         game, chosen.number if chosen else None, steps, _user_id(request)
     )

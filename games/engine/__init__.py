@@ -131,7 +131,7 @@ from .scoring import (
     settle_game,
 )
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, new_hand, stack_deck
-from .views import actions_from_history, deal_from_view, known_holdings, view
+from .views import actions_from_history, deal_from_view, known_holdings, move_numbers, view
 
 __all__ = [
     "FORMAT",
@@ -199,6 +199,7 @@ __all__ = [
     "known_holdings",
     "legal_actions",
     "make_rules",
+    "move_numbers",
     "new_game",
     "new_hand",
     "next_dealer",

@@ -140,6 +140,20 @@ def actions_from_history(history: Iterable[Event]) -> tuple[Action, ...]:
     return tuple(actions)
 
 
+def move_numbers(history: Iterable[Event]) -> list[int]:
+    """Per event, the number of the move that left it (1 for the hand's first move, as
+    ``Move.seq`` counts); 0 for what came before any move (the deal). Every move leaves
+    exactly one event of its own kind first, so the events that follow it without one
+    (a claim window, a refilled stock, the hand's end) are that move's consequences."""
+    numbers: list[int] = []
+    count = 0
+    for event in history:
+        if _action_of(event) is not None:
+            count += 1
+        numbers.append(count)
+    return numbers
+
+
 def _action_of(event: Event) -> Action | None:
     kind = event.kind
     seat = event.seat

@@ -73,6 +73,24 @@ def everyone_ready(seats: Iterable[Any], ready: Iterable[int], now: datetime) ->
     return bool(pressed) and not ready_waited_for(seats, pressed, now)
 
 
+def ready_open(table: Any, hand: Any, game: Any, now: datetime | None = None) -> bool:
+    """Whether "Ready" may be pressed after ``hand`` (games.services.hand_ready): it is over
+    and the next deal is still to come. At a table of ours its game goes on; a managed table
+    (a tournament's) deals its next hand or round after the same pause, even after a one-hand
+    game, so there it is offered while the pause runs (its manager may also end the event,
+    and nothing would be left to be ready for)."""
+    from games.models import Game, Hand, Table
+
+    if hand is None or game is None or hand.status != Hand.Status.OVER:
+        return False
+    if table.paused_at is not None:
+        return False
+    if table.managed:
+        running = table.status in (Table.Status.PLAYING, Table.Status.FINISHED)
+        return running and hand_pause_left(hand.finished_at, now or timezone.now()) > 0
+    return table.status == Table.Status.PLAYING and game.status == Game.Status.PLAYING
+
+
 def table_pause_left(table_id: int, now: datetime | None = None) -> float:
     """Seconds left of the pause after the latest hand at a table (0 when none is running:
     no finished hand, or the next one already dealt)."""

@@ -128,6 +128,8 @@ def _apply_move(
         hand=hand,
         state=new_state,
         past_hands=snap.past_hands + ((hand,) if hand_over else ()),
+        clock_moves=snap.clock_moves | ({seq} if actor == Move.Actor.CLOCK else set()),
+        earlier_hand=snap.earlier_hand,
     )
     now = timezone.now()
     table.due_kind, table.due_at = clock.due_after(after, before=snap, now=now)

@@ -563,17 +563,123 @@ def hand_end_line(last: str | None, status: str) -> str:
     return status
 
 
-def last_event(view: dict[str, Any], names: Sequence[str]) -> str | None:
-    """The latest public event, for the page's live announcement."""
+def last_event(
+    view: dict[str, Any],
+    names: Sequence[str],
+    clock_moves: Iterable[int] = (),
+    told_seat: int | None = None,
+) -> str | None:
+    """The latest public event, for the page's live announcement. None when it is a move
+    the clock made for ``told_seat``, whose bar says that in its own words (clock_turn)."""
     if not view["history"]:
         return None
-    return engine.Event.from_json(view["history"][-1]).text(list(names))
+    if not clock_moves:  # the usual case: one event to read, not the hand's history
+        return engine.Event.from_json(view["history"][-1]).text(list(names))
+    events = [engine.Event.from_json(item) for item in view["history"]]
+    made = clock_marks(events, clock_moves)[-1]
+    if made and told_seat is not None and events[-1].seat == told_seat:
+        return None
+    return _log_line(events[-1], made, names)
 
 
-def action_log(view: dict[str, Any], names: Sequence[str], limit: int = LOG_LINES) -> list[str]:
-    """The hand's public history in words, newest last."""
-    events = [engine.Event.from_json(item) for item in view["history"][-limit:]]
-    return [event.text(list(names)) for event in events]
+def action_log(
+    view: dict[str, Any],
+    names: Sequence[str],
+    limit: int = LOG_LINES,
+    clock_moves: Iterable[int] = (),
+) -> list[str]:
+    """The hand's public history in words, newest last. A move the turn clock made (its
+    ``Move.seq`` in ``clock_moves``) says so, so nobody reads it as the player's choice."""
+    if not clock_moves:
+        shown = [engine.Event.from_json(item) for item in view["history"][-limit:]]
+        return [event.text(list(names)) for event in shown]
+    events = [engine.Event.from_json(item) for item in view["history"]]
+    marks = clock_marks(events, clock_moves)
+    return [
+        _log_line(event, mark, names)
+        for event, mark in zip(events[-limit:], marks[-limit:], strict=True)
+    ]
+
+
+def clock_marks(events: Sequence[Any], clock_moves: Iterable[int]) -> list[bool]:
+    """Per event, whether it is the public trace of a move the turn clock made for a player
+    whose time ran out. Derived from the Move rows' ``actor`` (``clock_moves``: their seq),
+    never stored in the hand's state: the state must stay what replaying its moves gives.
+    Only a move's own event is marked (a seat's draw or discard), not what follows from it."""
+    made = set(clock_moves)
+    if not made:
+        return [False] * len(events)
+    numbers = engine.move_numbers(events)
+    return [
+        own and numbers[i] in made and events[i].seat >= 0
+        for i, own in enumerate(_own_events(numbers))
+    ]
+
+
+def _own_events(numbers: Sequence[int]) -> list[bool]:
+    """Per event (by ``engine.move_numbers``), whether it is a move's own event: its first."""
+    return [n != (numbers[i - 1] if i else 0) for i, n in enumerate(numbers)]
+
+
+def _log_line(event: Any, clock_made: bool, names: Sequence[str]) -> str:
+    text = event.text(list(names))
+    if not clock_made:
+        return text
+    return f"Time ran out, so the clock played for {_name(names, event.seat)}: {text}"
+
+
+def clock_turn(
+    view: dict[str, Any] | None, clock_moves: Iterable[int], seat: int | None
+) -> str | None:
+    """What the turn clock just did for ``seat`` whose time ran out, for that player's
+    message bar: "The clock ran out: it drew for you and discarded the 7♣." The latest run
+    of clock-made moves of the seat in this hand (one timed-out turn); None if there is none
+    (the clock played in an earlier hand, or not at all)."""
+    if view is None or seat is None or not clock_moves or not view["history"]:
+        return None
+    events = [engine.Event.from_json(item) for item in view["history"]]
+    marks = clock_marks(events, clock_moves)
+    own = _own_events(engine.move_numbers(events))
+    run: list[Any] = []
+    for index in range(len(events) - 1, -1, -1):
+        if marks[index] and events[index].seat == seat:
+            run.append(events[index])
+        elif run and own[index]:
+            break  # a move before the clock's run: that was another turn
+    if not run:
+        return None
+    phrases = [_clock_phrase(event) for event in reversed(run)]
+    phrases[0] += " for you"
+    done = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
+    return f"The clock ran out: it {done}."
+
+
+def _clock_phrase(event: Any) -> str:
+    """The clock's move in words after "it" (the turn clock plays only these: games.timeouts)."""
+    kind = event.kind
+    if kind == "draw_stock":
+        return "drew"
+    if kind == "discard":
+        return f"discarded the {card(event.get('card'))['label']}"
+    if kind in ("take_discard", "claim_rummy"):
+        return f"took the {card(event.get('cards')[0])['label']}"
+    if kind == "meld":
+        return f"melded {cards_text(event.get('cards'))}"
+    if kind == "lay_off":
+        return f"laid off the {card(event.get('card'))['label']} on meld {event.get('meld')}"
+    if kind == "pass_claim":
+        return "passed on the call"
+    if kind == "pass_upcard":
+        return "passed on the up-card"
+    if kind == "decline_draw":
+        return "did not take from the pile"
+    if kind == "float":
+        return "floated with an empty hand"
+    if kind == "switch_joker":
+        return f"put the {card(event.get('card'))['label']} in place of a joker"
+    if kind == "play_natural":
+        return f"put the {card(event.get('card'))['label']} down in front"
+    return "moved"
 
 
 def log_start(view: dict[str, Any], limit: int = LOG_LINES) -> int:
@@ -771,6 +877,18 @@ def standings(
             }
         )
     return out
+
+
+def player_names(players: Sequence[dict[str, Any]]) -> list[str]:
+    """The names a game's players are shown by on its pages. A bot's record names only its
+    level ("Easy bot": the leaderboards count bots by level), so two bots of one level get
+    their seat number, as the table names them ("Easy bot 2", "Easy bot 3")."""
+    names = [p.get("name") or f"Seat {i + 1}" for i, p in enumerate(players)]
+    counts = Counter(names)
+    return [
+        f"{name} {i + 1}" if counts[name] > 1 and players[i].get("bot") else name
+        for i, name in enumerate(names)
+    ]
 
 
 def dealer_draw(

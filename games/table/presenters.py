@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from games import engine, secrecy
 from games.models import Game, Hand, Table
@@ -297,9 +298,13 @@ def table_context(
         "hand_pause": round(clock.hand_pause_s()),
     }
     ctx["opponents"], ctx["me"] = display.around_the_table(ctx["players"], seat)
-    ctx.update(_hand_summary(snap, seat, names, over))
+    ctx.update(_hand_summary(snap, seat, names, over, user_id))
+    ctx["clock_note"] = (
+        display.clock_turn(view, snap.clock_moves, seat) if ctx["timed_out"] else None
+    )
     if view is not None:
-        last = display.last_event(view, names)
+        told = seat if ctx["clock_note"] else None
+        last = display.last_event(view, names, snap.clock_moves, told)
         melds = display.table_melds(view, names)
         ctx.update(
             hand=display.my_hand(view),
@@ -310,7 +315,7 @@ def table_context(
             obligation=display.obligation_text(view, names),
             wild_note=None if seat_only else display.wild_note(view),
             status=display.hand_end_line(last, display.status_text(view, names, seat, legal)),
-            log=[] if seat_only else display.action_log(view, names),
+            log=[] if seat_only else display.action_log(view, names, clock_moves=snap.clock_moves),
             log_start=display.log_start(view),
             last_event=last,
             controls=display.controls(legal, view),
@@ -329,41 +334,53 @@ BOT_LEVEL_CHOICES = [(level, level.title()) for level in tables_service.BOT_LEVE
 
 
 def _hand_summary(
-    snap: TableSnapshot, seat: int | None, names: list[str], over: bool
+    snap: TableSnapshot, seat: int | None, names: list[str], over: bool, user_id: int | None
 ) -> dict[str, Any]:
     """The latest finished hand of the game, for the summary panel: it is rendered while the
     next hand is played too, so it stays on a player's screen until they close it (the page
     remembers which hand they closed). Its cards are public while the hand is over; once
     the next one is dealt only the figures stay. "Ready" is offered to a seated person
-    during the pause between hands."""
+    during the pause between hands (games.clock.ready_open, tournament tables included).
+    At a tournament table the next round is a new game: its players keep the last hand of
+    the round before (``earlier_hand``) until they close it."""
     finished = [h for h in snap.past_hands if h.result]
+    game_number = snap.game.number if snap.game is not None else 0
+    if not finished and _played_in(snap.earlier_hand, user_id):
+        finished = [snap.earlier_hand]
+        game_number = snap.earlier_hand.game.number
+        names = _game_names(snap.earlier_hand.game, names)
     if not finished:
         return {"summary": [], "summary_hand": None, "ready_offered": False}
     hand = finished[-1]
     result = {"result": hand.result}
     if over and _held_back(snap):  # past the deal the summary keeps no cards anyway
         result = {"result": secrecy.hold_back_result(hand.result, seat)}
-    game = snap.game
-    between = (
-        over
-        and game is not None
-        and game.status != Game.Status.FINISHED
-        and snap.table.status == Table.Status.PLAYING
-    )
+    between = over and clock.ready_open(snap.table, snap.hand, snap.game)
     person = seat is not None and not snap.seats[seat].is_bot
     summary = display.breakdown(result, names)
     if not over:
         # A new hand is dealt from the same deck: the old hand's cards would read as
         # cards of this one, so past the deal the summary keeps only the figures.
         summary = [{**row, "plus": [], "minus": []} for row in summary]
+    # Seconds, not a moment: the page counts them from when it receives them, so a phone
+    # whose clock is off still withdraws Ready when the pause ends.
+    pause_left = clock.hand_pause_left(hand.finished_at, timezone.now()) if between else 0.0
     return {
         "summary": summary,
         "summary_sides": display.side_breakdown(result, names),
         "summary_hand": hand.number,
+        "summary_game": game_number,
         "summary_current": over,
         "ready_offered": between and person,
         "ready_pressed": person and seat in (hand.result.get("ready") or []),
+        "pause_left": round(pause_left, 1),
     }
+
+
+def _played_in(hand: Hand | None, user_id: int | None) -> bool:
+    if hand is None or not hand.result or user_id is None:
+        return False
+    return any(p.get("user") == user_id for p in hand.game.players or [])
 
 
 def _shown_totals(snap: TableSnapshot, view: dict[str, Any] | None) -> list[int] | None:
@@ -376,8 +393,9 @@ def _shown_totals(snap: TableSnapshot, view: dict[str, Any] | None) -> list[int]
 
 
 def _game_names(game: Game, fallback: list[str]) -> list[str]:
-    players = game.players or []
-    return [p.get("name", fallback[i] if i < len(fallback) else "") for i, p in enumerate(players)]
+    if not game.players:
+        return fallback
+    return display.player_names(game.players)
 
 
 def _covered(snap: TableSnapshot, seat: int | None) -> bool:

@@ -272,6 +272,88 @@
     dragged = null;
   });
 
+  // A finger or a pen: the browser's drag and drop above is the mouse's, so a touch drags a
+  // card along the hand with pointer events. A hand card has touch-action: pan-y, so a
+  // sideways move is the page's to handle while an upward one still scrolls; a tap that does
+  // not move stays a click (it selects the card).
+  const DRAG_START_PX = 10;
+  let pointerDrag = null;
+  let swallowClick = false;
+
+  function endPointerDrag() {
+    if (pointerDrag && pointerDrag.moving) {
+      const card = pointerDrag.card;
+      card.classList.remove("dragging");
+      saveOwnOrder();
+      applySort();
+      const buttons = handButtons();
+      const box = byId("announcer");
+      if (box) {
+        const place = buttons.indexOf(card) + 1;
+        box.textContent = `${card.getAttribute("aria-label")}: place ${place} of ${buttons.length}.`;
+      }
+      swallowClick = true;
+      window.setTimeout(() => {
+        swallowClick = false;
+      }, 400);
+    }
+    pointerDrag = null;
+  }
+
+  root.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "mouse" || !event.isPrimary) {
+      return;
+    }
+    const card = event.target.closest && event.target.closest("#my-hand .hand-card");
+    if (card) {
+      pointerDrag = { card, id: event.pointerId, x: event.clientX, moving: false };
+    }
+  });
+  root.addEventListener("pointermove", (event) => {
+    if (!pointerDrag || event.pointerId !== pointerDrag.id) {
+      return;
+    }
+    const card = pointerDrag.card;
+    if (!pointerDrag.moving) {
+      if (Math.abs(event.clientX - pointerDrag.x) < DRAG_START_PX) {
+        return;
+      }
+      pointerDrag.moving = true;
+      card.classList.add("dragging");
+      try {
+        card.setPointerCapture(event.pointerId);
+      } catch (_error) {
+        // the pointer is already gone; pointerup ends the drag
+      }
+    }
+    event.preventDefault();
+    // The card whose visible strip is under the finger (the cards overlap: each shows from
+    // its left edge to the next card's); the dragged card takes its place.
+    const buttons = handButtons();
+    const lefts = buttons.map((button) => button.getBoundingClientRect().left);
+    const over = buttons.find((button, at) => {
+      const right = at + 1 < buttons.length ? lefts[at + 1] : button.getBoundingClientRect().right;
+      return button !== card && event.clientX >= lefts[at] && event.clientX < right;
+    });
+    if (over) {
+      const after = buttons.indexOf(over) > buttons.indexOf(card);
+      over.parentElement.insertBefore(card, after ? over.nextSibling : over);
+    }
+  });
+  root.addEventListener("pointerup", endPointerDrag);
+  root.addEventListener("pointercancel", endPointerDrag);
+  root.addEventListener(
+    "click",
+    (event) => {
+      if (swallowClick && event.target.closest && event.target.closest("#my-hand .hand-card")) {
+        swallowClick = false;
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    },
+    true,
+  );
+
   // --- commands ----------------------------------------------------------------------------
 
   function meld() {
@@ -948,6 +1030,25 @@
       clock.textContent = `to move · ${minutes}:${seconds}`;
       clock.classList.toggle("clock-warning", left <= 10);
     });
+    withdrawReady();
+  }
+
+  // At a tournament table "Ready" is worth pressing only while the pause between hands runs:
+  // the next round may never come (the event ended), so no new state would take it away.
+  // (At a table of ours a late press still deals at once, so it stays.)
+  // The server says how many seconds of the pause are left; they count from when this
+  // rendering of the form arrived (a push replaces it with a fresh count).
+  function withdrawReady() {
+    const form = document.querySelector(".ready-form[data-pause-left]");
+    if (!form || form.hidden) {
+      return;
+    }
+    if (!form.dataset.hideAt) {
+      form.dataset.hideAt = String(Date.now() + Number(form.dataset.pauseLeft) * 1000);
+    }
+    if (Number(form.dataset.hideAt) <= Date.now()) {
+      form.hidden = true;
+    }
   }
 
   function setConnection(text) {

@@ -1,26 +1,30 @@
 """axe-core on the pages people use: no serious or critical violation anywhere.
 
-One browser page visits every kind of page in turn (lobby, a table being played and one
-whose game is over, the replay, leaderboards, a player page, the rules, the tournament
-pages, account settings), so the whole check costs one sign-up and a page load per URL
-(about 30 s with the server's start). The Django admin is out of scope. Minor and moderate
-findings are printed, not failed on.
+One browser page visits every kind of page in turn (lobby, a table being played, one with
+the last hand's summary and one whose game is over, the replay, leaderboards, a player
+page, the rules, the tournament pages of an event announced and of one running, its table,
+account settings), so the whole check costs one sign-up and a page load per URL (about 40 s
+with the server's start); then each page again at 360 px, where none may be wider than the
+screen or hide its heading. The Django admin is out of scope. Minor and moderate findings
+are printed, not failed on.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 
-from games.models import Game, Table
+from games.models import Game, Hand, Table
 from games.services import tables
 from tests.conftest import make_player
 from tests.e2e.test_table_play import on_server_side, sign_up
+from tests.games.conftest import play_one
 from tests.games.test_views import finish_game
-from tests.tournaments.conftest import make_tournament
+from tests.tournaments.conftest import bot_players, enter, make_tournament
 from tournaments import notices
 from tournaments import services as tournaments
 
@@ -46,10 +50,15 @@ def build_pages() -> dict[str, str]:
     tournaments.register(tournament_id=cup.pk, user=alice)
     # shown in the notice region of the first page opened, and listed in the player's lobby
     notices.notify(alice.pk, "break", "Break for 5 minutes.", f"/tournaments/{cup.pk}/lobby/")
+    running = make_tournament(name="Spring cup", seats_per_table=2, bots_allowed=True)
+    enter(running, bot_players(4))
+    tournaments.start(tournament_id=running.pk, rng=random.Random(3))
+    cup_table = running.tables.exclude(table=None).first().table_id
     return {
         "lobby": "/",
         "table (playing)": f"/tables/{playing.pk}/",
         "table (finished)": f"/tables/{finished.pk}/",
+        "table (next hand, with the summary)": f"/tables/{between_hands(carol_table())}/",
         "replay": f"/games/{game.pk}/",
         "leaderboards": "/leaderboards/rating/",
         "player page": "/players/Bob/",
@@ -58,8 +67,35 @@ def build_pages() -> dict[str, str]:
         "tournaments": "/tournaments/",
         "tournament": f"/tournaments/{cup.pk}/",
         "tournament lobby (with notices)": f"/tournaments/{cup.pk}/lobby/",
+        "tournament (running)": f"/tournaments/{running.pk}/",
+        "tournament lobby": f"/tournaments/{running.pk}/lobby/",
+        "tournament ledger": f"/tournaments/{running.pk}/ledger/",
+        "tournament table": f"/tables/{cup_table}/",
+        "tournament leaderboard": "/tournaments/leaderboard/",
         "account settings": "/accounts/settings/",
     }
+
+
+def carol_table() -> Table:
+    carol = make_player("carol", "Carol")
+    table = tables.table_create(
+        host=carol, name="Carol's game", preset="standard", options={}, num_seats=2,
+        turn_seconds=60, fill_with_bots=True,
+    )  # fmt: skip
+    tables.table_start(table_id=table.pk, by=carol)
+    return Table.objects.get(pk=table.pk)
+
+
+def between_hands(table: Table) -> int:
+    """Play the first hand out at random and deal the second: the first one's summary shows."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        hand = Hand.objects.filter(game__table=table).order_by("-number").first()
+        if hand.status == Hand.Status.OVER:
+            tables.hand_next(table_id=table.pk)
+            return table.pk
+        play_one(table, rng)
+    raise AssertionError("the hand did not end")
 
 
 def describe(violation: dict[str, Any]) -> str:
@@ -85,3 +121,19 @@ def test_no_serious_or_critical_accessibility_violations(page: Any, live_server_
         if failing:
             found[f"{name} ({path})"] = failing
     assert found == {}
+    # On a phone no page is wider than the screen (a wide table once made the tournament
+    # list scroll sideways at 390 px): only a region of its own may scroll.
+    # Nor is its heading squeezed out of sight (a tournament's banner once took the table
+    # name's whole line, and the game page's house rules its header's).
+    page.set_viewport_size({"width": 360, "height": 740})
+    wide, unnamed = {}, {}
+    for name, path in paths.items():
+        page.goto(f"{live_server_url}{path}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 360:
+            wide[name] = width
+        heading = page.locator("h1").first.bounding_box()
+        if heading is None or heading["width"] < 40 or heading["x"] + heading["width"] > 360:
+            unnamed[name] = heading
+    assert wide == {}
+    assert unnamed == {}

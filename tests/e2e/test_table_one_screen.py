@@ -198,6 +198,12 @@ def test_larger_tables_fit_a_phone_screen(
             my_turn(page, "draw")
             assert page.locator("#players .player").count() == seats - 1
             assert_one_screen(page, f"{seats} seats at {width}x{height}")
+            # Compact seats keep their status in sight: every bot says so, the dealer too.
+            bots = page.locator("#players .player .badge-bot")
+            assert bots.count() == seats - 1
+            assert all(bots.nth(i).bounding_box() for i in range(seats - 1))
+            dealer = page.locator("#players .player .badge", has_text="dealer")
+            assert dealer.count() == 1 and dealer.bounding_box()
         finally:
             context.close()
 
@@ -311,12 +317,30 @@ def hand_order(page: Any) -> list[str]:
     )
 
 
+def touch_drag(page: Any, code: str, to_code: str) -> None:
+    """A finger on ``code`` slides sideways onto ``to_code`` and lifts (Chromium's touch
+    input, which the page receives as pointer events of type "touch")."""
+    start = card(page, code).bounding_box()
+    end = card(page, to_code).bounding_box()
+    y = start["y"] + 20
+    x0, x1 = start["x"] + 6, end["x"] + 6
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y}]})
+    for step in range(1, 9):
+        x = x0 + (x1 - x0) * step / 8
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
 @pytest.mark.e2e
-def test_the_hand_is_rearranged_by_keyboard_and_a_reload_keeps_the_order(
+def test_the_hand_is_rearranged_by_keyboard_and_touch_and_a_reload_keeps_the_order(
     browser,
     live_server_url,
 ):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
@@ -331,9 +355,20 @@ def test_the_hand_is_rearranged_by_keyboard_and_a_reload_keeps_the_order(
         moved = hand_order(page)
         assert moved == [first[1], first[2], first[0], *first[3:]]
         assert page.evaluate("document.activeElement.dataset.card") == first[0]
+        # A finger drags the fourth card onto the first one's place; nothing is selected.
+        touch_drag(page, moved[3], moved[0])
+        touched = [moved[3], *moved[:3], *moved[4:]]
+        page.wait_for_function(
+            f"() => document.querySelector('#my-hand .hand-card').dataset.card === '{moved[3]}'"
+        )
+        assert hand_order(page) == touched
+        assert page.locator('#my-hand .hand-card[aria-pressed="true"]').count() == 0
         page.reload()
         my_turn(page, "draw")
-        assert hand_order(page) == moved
+        assert hand_order(page) == touched
+        # A tap without moving still selects.
+        card(page, touched[5]).tap(position={"x": 6, "y": 14})
+        assert card(page, touched[5]).get_attribute("aria-pressed") == "true"
         # A sort puts the hand back in order and forgets the player's own.
         page.get_by_role("button", name="Table").click()
         page.get_by_role("button", name="by suit").click()

@@ -312,7 +312,7 @@ def test_a_first_timeout_tells_the_player_a_move_was_made_for_them(alice):
     assert turn_clock.clock_expired(table_id=table.pk, version=table.version, now=late)
     html = presenters.state_html(selectors.load_snapshot(table.pk), 0, alice)
     state_bar = re.search(r'<div id="table-state".*?</div>', html, re.S).group(0)
-    assert "Your time ran out; a move was made for you." in state_bar
+    assert "The clock ran out: it drew for you and discarded the " in state_bar
     assert not Seat.objects.get(table=table, index=0).autoplay  # only the second hands it on
 
 

@@ -488,8 +488,8 @@ def test_a_finished_game_shows_standings_score_sheet_and_a_face_up_replay(client
     assert page.status_code == 200
     assert "Final standings" in html and "winner" in html
     assert html.count('<th scope="row">') == len(hands)
-    for player in game.players:
-        assert f'<th scope="col">{player["name"]}</th>' in html
+    for name in display.player_names(game.players):
+        assert f'<th scope="col">{name}</th>' in html
     first = engine.state_from_json(hands[0].state)
     assert html.count('class="replay-step"') == len(first.actions) + 1
     start = engine.new_hand(
@@ -500,6 +500,21 @@ def test_a_finished_game_shows_standings_score_sheet_and_a_face_up_replay(client
     for hand in start.hands:  # every hand of the deal is shown face up
         for code in hand:
             assert engine.card_name(code) in replay_start
+
+
+def test_two_bots_of_one_level_are_told_apart_on_the_game_page(client, alice):
+    table = start_table(alice, seats=3, target=50)
+    game = finish_game(table)
+    # The record names a bot by its level only (the leaderboards group bots so).
+    assert [p["name"] for p in game.players] == ["Alice", "Easy bot", "Easy bot"]
+    html = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    standings = html[html.index('class="standings"') : html.index("</ol>")]
+    assert "Easy bot 2" in standings and "Easy bot 3" in standings
+    assert "Players: " in html and "Easy bot 2 (bot, easy), Easy bot 3 (bot, easy)" in html
+    assert display.player_names([{"name": "Ann"}, {"name": "Hard bot", "bot": "hard"}]) == [
+        "Ann",
+        "Hard bot",
+    ]  # a name that is not repeated stays as it is
 
 
 def test_the_table_page_offers_play_again_and_the_replay_once_the_game_is_over(alice):

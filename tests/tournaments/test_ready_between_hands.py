@@ -4,6 +4,7 @@ early when every connected person there said so, and the tournament's next deal 
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -127,3 +128,54 @@ def test_a_tourney_table_offers_ready_between_hands(person, settings, armed):
     seat = Seat.objects.get(table=table, user=person).index
     html = presenters.state_html(selectors.load_snapshot(table.pk), seat, person)
     assert 'id="ready-button"' in html
+
+
+def _hand_end(table: Table, person) -> str:
+    import re
+
+    from games.table import presenters
+
+    snap = selectors.load_snapshot(table.pk)
+    seat = snap.seat_of(person.pk)
+    html = presenters.state_html(snap, seat, person)
+    return re.search(r'<section id="hand-end".*?</section>', html, re.S).group(0)
+
+
+def test_a_multi_table_round_offers_ready_after_its_one_hand_game(person, settings, armed):
+    settings.HAND_PAUSE_SECONDS = 30
+    table = _start(person)
+    _play_hand(table, random.Random(3))
+    assert Game.objects.get().status == Game.Status.FINISHED  # a round is a one-hand game
+    panel = _hand_end(table, person)
+    assert 'id="ready-button"' in panel
+    left = float(re.search(r'data-pause-left="([0-9.]+)"', panel).group(1))
+    assert 0 < left <= 30  # the page withdraws it when the pause is over
+
+
+def test_ready_is_not_offered_at_a_tournament_table_once_the_pause_is_over(person, settings, armed):
+    settings.HAND_PAUSE_SECONDS = 30
+    table = _start(person)
+    _play_hand(table, random.Random(3))
+    Hand.objects.update(finished_at=timezone.now() - timedelta(seconds=31))
+    selectors.clear_cache()
+    panel = _hand_end(table, person)
+    assert "The hand is over" in panel  # the summary stays
+    assert 'id="ready-button"' not in panel
+
+
+def test_the_summary_stays_when_the_next_round_deals_a_new_game(
+    person, settings, armed, django_capture_on_commit_callbacks
+):
+    settings.HAND_PAUSE_SECONDS = 30
+    table = _start(person)
+    _play_hand(table, random.Random(3))
+    finished = Hand.objects.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        tables.hand_ready(table_id=table.pk, user=person)
+    services.advance(tournament_id=Tournament.objects.get().pk)
+    assert Game.objects.count() == 2  # round 2 is a new game at this table
+    panel = _hand_end(table, person)
+    assert "Hand 1 is over" in panel
+    assert "Carol" in panel and 'id="ready-button"' not in panel
+    # Closing it is remembered under the finished hand's own game, not the new one.
+    assert f'data-hand-key="{table.pk}-{finished.game.number}-1"' in panel
