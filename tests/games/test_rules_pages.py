@@ -85,7 +85,9 @@ def test_table_creation_and_the_table_page_link_to_the_rules(client, alice):
     table = start_table(alice, seats=4, preset="persian")
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert 'href="/rules/persian/"' in page
-    assert "side 1, with" in page
+    from django.utils.html import strip_tags
+
+    assert "side 1, with" in strip_tags(page)  # the ", with ..." part may be cut on a phone
     assert "Draw for partners and dealer" in page
 
 
