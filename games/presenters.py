@@ -329,14 +329,6 @@ def _hand_summary(
         return {"summary": [], "summary_hand": None, "ready_offered": False}
     hand = finished[-1]
     result = {"result": hand.result}
-    game = snap.game
-    between = (
-        over
-        and game is not None
-        and game.status != Game.Status.FINISHED
-        and snap.table.status == Table.Status.PLAYING
-    )
-    person = seat is not None and not snap.seats[seat].is_bot
     summary = display.breakdown(result, names)
     if not over:
         # A new hand is dealt from the same deck: the old hand's cards would read as
@@ -347,8 +339,28 @@ def _hand_summary(
         "summary_sides": display.side_breakdown(result, names),
         "summary_hand": hand.number,
         "summary_current": over,
+        **ready_flags(snap, seat, over),
+    }
+
+
+def ready_flags(snap: TableSnapshot, seat: int | None, over: bool) -> dict[str, bool]:
+    """The only part of the hand summary that differs by seat: whether this person is
+    offered "Ready" (between hands, not a bot) and has pressed it. Apart, so a browser
+    frame renders the summary once per version and only picks the variant per seat."""
+    finished = [h for h in snap.past_hands if h.result]
+    if not finished:
+        return {"ready_offered": False, "ready_pressed": False}
+    game = snap.game
+    between = (
+        over
+        and game is not None
+        and game.status != Game.Status.FINISHED
+        and snap.table.status == Table.Status.PLAYING
+    )
+    person = seat is not None and not snap.seats[seat].is_bot
+    return {
         "ready_offered": between and person,
-        "ready_pressed": person and seat in (hand.result.get("ready") or []),
+        "ready_pressed": person and seat in (finished[-1].result.get("ready") or []),
     }
 
 
