@@ -78,13 +78,41 @@ def render(name: str, ctx: dict[str, Any]) -> str:
 
 
 def _variant(parts: VersionParts, region: str, key: tuple[Any, ...], extra: dict[str, Any]) -> str:
-    """A region as the shared context plus ``extra`` renders it, once per version and key."""
+    """A region as the shared context plus ``extra`` renders it, once per version and key;
+    for the regions of ``LASTING`` once per process and key (they read nothing else)."""
     full = (region, *key)
-    hit = parts.variants.get(full)
+    lasting = region in LASTING
+    if lasting:
+        full = (*full, parts.snap.table.pk)
+    store = _lasting if lasting else parts.variants
+    hit = store.get(full)
     if hit is None:
         hit = render(f"games/partials/live/{region}.html", {**parts.ctx, **extra})
-        parts.variants[full] = hit
+        if lasting and len(_lasting) >= _LASTING_LIMIT:
+            _lasting.clear()
+        store[full] = hit
     return hit
+
+
+LASTING = frozenset({"obligation", "seat-tools", "waiting-room", "game-end"})
+"""Regions that, in the states built here, read only their key and the table's id: the
+obligation line its words, the seat tools whether the seat may leave, and the waiting room
+and the game's end are hidden while a hand is played (pinned by the tests, which compare
+every built region with its template over whole games)."""
+_LASTING_LIMIT = 4096
+_lasting: dict[tuple[Any, ...], str] = {}
+
+
+def prepare(parts: VersionParts) -> None:
+    """Build what every seat of this version will read, once: each player's entry and
+    the controls of a seat not to move. (Done lazily it would count in the first seat's
+    frame; here it counts in the version's shared cost, where it belongs.)"""
+    if builds(parts.snap, parts):
+        _seat_items(parts)
+        _variant(parts, "controls", ("[]",), {"legal_json": "[]", "controls": _IDLE_CONTROLS})
+
+
+_IDLE_CONTROLS = display.controls([], None)
 
 
 def builds(snap: TableSnapshot, parts: VersionParts) -> bool:
@@ -127,7 +155,7 @@ def seat_regions(
     obligation = display.obligation_text(view, names)
     out["obligation"] = _variant(parts, "obligation", (obligation,), {"obligation": obligation})
     legal_json = json.dumps(legal) if legal else "[]"
-    controls = display.controls(legal, view)
+    controls = display.controls(legal, view) if legal else _IDLE_CONTROLS
     out["controls"] = _variant(
         parts, "controls", (legal_json,), {"legal_json": legal_json, "controls": controls}
     )
@@ -192,15 +220,7 @@ def _table_state(
 
 def _players(parts: VersionParts, seat: int | None) -> str:
     """The others around the table from this seat, each entry rendered once per version."""
-    if parts.seat_items is None:
-        template = _template("games/partials/seat.html")
-        context = Context(parts.ctx)
-        items = []
-        for row in parts.ctx["players"]:
-            with context.push(p=row):
-                items.append(compact(template.render(context)))
-        parts.seat_items = items
-    items = parts.seat_items
+    items = _seat_items(parts)
     count = len(items)
     if seat is None or not 0 <= seat < count:
         others, label = items, "Players"
@@ -213,6 +233,18 @@ def _players(parts: VersionParts, seat: int | None) -> str:
         + "".join(others)
         + "\n</ul>\n</section>"
     )
+
+
+def _seat_items(parts: VersionParts) -> list[str]:
+    if parts.seat_items is None:
+        template = _template("games/partials/seat.html")
+        context = Context(parts.ctx)
+        items = []
+        for row in parts.ctx["players"]:
+            with context.push(p=row):
+                items.append(compact(template.render(context)))
+        parts.seat_items = items
+    return parts.seat_items
 
 
 def _melds(parts: VersionParts, seat: int | None, legal: list[dict[str, Any]]) -> str:

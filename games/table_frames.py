@@ -89,6 +89,7 @@ def version_parts(snap: TableSnapshot) -> VersionParts:
     for region in SHARED_WHEN_IDLE:
         rendered[region + SEATED] = render_regions(seated, (region,))[region]
     parts = VersionParts(snap=snap, ctx=ctx, regions=rendered)
+    seat_frames.prepare(parts)
     _shared[key] = parts
     _shared.move_to_end(key)
     if len(_shared) > _CACHE_LIMIT:

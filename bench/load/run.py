@@ -378,7 +378,8 @@ def main() -> None:
                     label = "tables" if len(kinds) == 1 else f"tables:{clients}"
                     runs = [(label, real)]
                     for kind, part in real.get("by_client", {}).items():
-                        runs.append((f"{label}-{kind}", {**real, **part}))
+                        if clients == "mixed":  # a single kind's part is the whole run
+                            runs.append((f"{label}-{kind}", {**real, **part}))
                     _keep(rows, runs, count, turn, clients)
                 if not args.no_echo:
                     floor = _measure(stack, tables, args.seconds, echo=True, warmup=args.warmup)
