@@ -201,6 +201,9 @@ def _pile_changes(
 def _pile_pieces(pile: str) -> tuple[str, str, str, list[str]] | None:
     """The pile region cut in four: the rest of it (its shell), the stock (``#stock``),
     the heading (``#pile-heading``, the count) and the fan's cards, each as sent."""
+    hit = _parsed.get(pile)
+    if hit is not None:
+        return hit
     start = pile.find(STOCK_OPEN)
     end = pile.find(_DISCARDS_OPEN, start)
     head = pile.find(HEADING_OPEN, end)
@@ -214,7 +217,7 @@ def _pile_pieces(pile: str) -> tuple[str, str, str, list[str]] | None:
     inner = pile[fan_open_end + 1 : fan_end]
     cards = [_CARD_OPEN + c.rstrip() for c in inner.split(_CARD_OPEN)[1:]]
     shell = pile[:start] + pile[end:head] + pile[head_end : fan_open_end + 1] + pile[fan_end:]
-    return shell, pile[start:end].rstrip(), pile[head:head_end], cards
+    return _remember(pile, (shell, pile[start:end].rstrip(), pile[head:head_end], cards))
 
 
 ITEMS: dict[str, str] = {"players": '<li id="player-', "melds": '<li id="meld-'}
@@ -224,18 +227,39 @@ _UL = re.compile(r'<ul [^>]*id="([\w-]+)"[^>]*>')
 
 def _items(html: str, opening: str) -> tuple[str, list[tuple[str, str | None, str]]]:
     """The region without its items, and its items as (id, id of their list, text)."""
+    hit = _parsed.get(html)
+    if hit is not None:
+        return hit
+    lists = [(m.start(), m.group(1)) for m in _UL.finditer(html)]
     items = []
     shell = []
     at = 0
+    where: str | None = None
+    next_list = 0
     while (start := html.find(opening, at)) >= 0:
         end = html.find("</li>", start) + len("</li>")
         key = html[start + len('<li id="') : html.find('"', start + len('<li id="'))]
-        lists = _UL.findall(html, 0, start)
-        items.append((key, lists[-1] if lists else None, html[start:end]))
+        while next_list < len(lists) and lists[next_list][0] < start:
+            where = lists[next_list][1]
+            next_list += 1
+        items.append((key, where, html[start:end]))
         shell.append(html[at:start])
         at = end
     shell.append(html[at:])
-    return "".join(shell), items
+    return _remember(html, ("".join(shell), items))
+
+
+_parsed: dict[str, Any] = {}
+_PARSED_LIMIT = 2048
+
+
+def _remember(html: str, result: Any) -> Any:
+    """A region's cut, by its text: the idle seats of a version share one pile and often
+    the same melds, so each text is cut once (a hit is a hash and an identity check)."""
+    if len(_parsed) >= _PARSED_LIMIT:
+        _parsed.clear()
+    _parsed[html] = result
+    return result
 
 
 def _item_changes(region: str, html: str, sent: dict[str, Any], after: dict[str, Any]) -> list[str]:
