@@ -17,7 +17,7 @@ every seat over whole bot games, whitespace aside, so a change to a template sho
 until it is made here too. The regions that differ by a flag or two (the controls, the seat
 tools, Ready between hands, the obligation line) are rendered from their templates once per
 version and variant and picked per seat. States this module does not build (the waiting
-room, a finished game, a seat a bot covers, no hand dealt) return None: the caller then
+room, a finished game, a seat whose clock ran out, no hand dealt) return None: the caller then
 renders the seat's own context from the templates as before.
 """
 
@@ -30,6 +30,7 @@ from typing import Any
 
 from django.template import Context
 from django.template.loader import get_template
+from django.urls import reverse
 from django.utils.html import escape
 
 from games import display, engine, presenters
@@ -136,8 +137,7 @@ def seat_regions(
     seat = presenters.checked_seat(snap, seat, user)
     if seat is not None and snap.seats[seat].left:
         seat = None  # they left the game: a bot plays the seat, they may watch
-    if presenters._covered(snap, seat):
-        return None  # the "I'm back" notice: rare, the template draws it
+    covered = presenters._covered(snap, seat)
     info = snap.seats[seat] if seat is not None else None
     timed_out = info is not None and info.timeouts > 0 and not info.autoplay
     if timed_out:
@@ -148,7 +148,7 @@ def seat_regions(
     names = base["names"]
     out = {
         "table-state": _table_state(snap, base, view, seat, legal, timed_out, names),
-        "players": _players(parts, seat),
+        "players": _players(parts, seat, covered),
         "melds": _melds(parts, seat, legal),
         "my-hand": _my_hand(base, view, seat),
     }
@@ -218,8 +218,9 @@ def _table_state(
     )
 
 
-def _players(parts: VersionParts, seat: int | None) -> str:
-    """The others around the table from this seat, each entry rendered once per version."""
+def _players(parts: VersionParts, seat: int | None, covered: bool) -> str:
+    """The others around the table from this seat, each entry rendered once per version;
+    for a person whose seat a bot plays, the notice with "I'm back" first."""
     items = _seat_items(parts)
     count = len(items)
     if seat is None or not 0 <= seat < count:
@@ -229,9 +230,8 @@ def _players(parts: VersionParts, seat: int | None) -> str:
         label = "The other players"
     return (
         f'<section id="players" hx-swap-oob="true" class="seats seats-{len(others)}"'
-        f' aria-label="{label}">\n<ul class="player-list">\n'
-        + "".join(others)
-        + "\n</ul>\n</section>"
+        f' aria-label="{label}">\n{_covered_notice(parts) if covered else ""}'
+        '<ul class="player-list">\n' + "".join(others) + "\n</ul>\n</section>"
     )
 
 
@@ -245,6 +245,17 @@ def _seat_items(parts: VersionParts) -> list[str]:
                 items.append(compact(template.render(context)))
         parts.seat_items = items
     return parts.seat_items
+
+
+def _covered_notice(parts: VersionParts) -> str:
+    back = escape(reverse("seat_back", args=[parts.snap.table.pk]))
+    return (
+        '<div class="notice covered" role="alert">\n<p>A bot is playing your seat (you ran out'
+        " of time twice, or lost your connection).</p>\n"
+        f'<form method="post" action="{back}" hx-post="{back}" hx-swap="none"'
+        ' class="inline-form"><button type="submit" class="button">I\'m back</button>'
+        "</form>\n</div>\n"
+    )
 
 
 def _melds(parts: VersionParts, seat: int | None, legal: list[dict[str, Any]]) -> str:
