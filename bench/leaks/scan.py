@@ -152,6 +152,8 @@ def play_games(
     strangers = Client()
     strangers.force_login(stranger, backend="django.contrib.auth.backends.ModelBackend")
 
+    sent: dict[tuple[int, int | None], dict[str, Any]] = {}
+
     def scan(snap: Any) -> None:
         table_id = snap.table.pk
         if snap.state is None:
@@ -159,10 +161,18 @@ def play_games(
         for seat in [*range(snap.table.num_seats), None]:
             # The socket's frame (shared regions from the per-process cache included) as well
             # as the page's whole fragment.
+            # And the partial frame the socket sends after this move (a player's entry, a
+            # meld, new cards appended to a list: games/table_frames.py).
             regions = table_frames.seat_regions(snap, seat, None)
+            key = (table_id, seat)
+            partial, sent[key] = table_frames.frame(snap, seat, None, sent.get(key, {}))
             payload, html = scanner.without_dealer_draw(
                 json.loads(presenters.state_json(snap, seat)),
-                presenters.state_html(snap, seat, None) + "\n" + "\n".join(regions.values()),
+                presenters.state_html(snap, seat, None)
+                + "\n"
+                + "\n".join(regions.values())
+                + "\n"
+                + partial,
             )
             hidden = hidden_from(snap.state, seat) - readings(payload)
             found = (

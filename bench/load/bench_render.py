@@ -8,8 +8,9 @@ socket builds it: the JSON frame (``presenters.state_json``), the whole HTML fra
 the page used to receive it (``presenters.state_html``) and the browser frame of
 ``games.table.table_frames`` (shared regions rendered once per version and process, per seat only
 what differs, only the regions that changed since that socket's last frame). Prints median
-and p95 microseconds per seat and the median bytes of each kind; sides interleaved per
-snapshot, on one pinned core.
+and p95 microseconds per seat, the median and p90 bytes of each kind, and the browser frame
+with its share of the version's shared part (a fifth: four seats and a spectator); sides
+interleaved per snapshot, on one pinned core.
 """
 
 from __future__ import annotations
@@ -100,8 +101,17 @@ def run(games: int, target: int, seed: int) -> dict[str, Any]:
             "p95_us": round(_pct(times[kind], 0.95), 1),
             "x_json_p50": round(statistics.median(times[kind]) / json_p50, 1),
             "bytes_p50": int(statistics.median(sizes[kind])),
+            "bytes_p90": int(_pct(sizes[kind], 0.90)),
         }
-    out["shared_once_per_version_us_p50"] = round(statistics.median(shared_us), 1)
+    shared_p50 = statistics.median(shared_us)
+    out["shared_once_per_version_us_p50"] = round(shared_p50, 1)
+    # What a socket really costs its process: its own part plus its share of the version's
+    # shared part (a table's five sockets here: four seats and a spectator).
+    whole = statistics.median(times["html_frame"]) + shared_p50 / 5
+    out["html_frame_with_shared_share"] = {
+        "p50_us": round(whole, 1),
+        "x_json_p50": round(whole / json_p50, 1),
+    }
     return out
 
 

@@ -145,6 +145,7 @@ def bytes_summary(sizes: list[int]) -> dict[str, Any]:
     return {
         "frames": len(ordered),
         "frame_bytes_p50": int(statistics.median(ordered)),
+        "frame_bytes_p90": ordered[min(len(ordered) - 1, int(0.90 * len(ordered)))],
         "frame_bytes_p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
     }
 
@@ -164,7 +165,10 @@ def http_summary(times: list[float], errors: int) -> dict[str, Any]:
 
 # The page's regions in a browser frame (games/table/table_frames.py): each a top-level element
 # that htmx swaps by id. Only the attributes table.js acts on are read.
-_REGION = re.compile(r'<(?:div|section|p) id="([\w-]+)" hx-swap-oob="true"')
+# Regions go whole; a player's entry, a meld, the stock, the pile's heading and new cards of
+# a list go alone (their own id; "beforeend" for a list's new items): kept apart by id here,
+# they never touch the three regions the client reads.
+_REGION = re.compile(r'<\w+ id="([\w-]+)" hx-swap-oob="')
 _ATTR = re.compile(r'data-(version|status|phase|my-turn|legal)="([^"]*)"')
 _CARD = re.compile(r'data-card="([^"]+)"')
 _ERROR_CODE = re.compile(r'class="inline-error" role="alert" data-code="([^"]*)"')

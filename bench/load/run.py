@@ -25,6 +25,7 @@ import os
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -330,9 +331,16 @@ def main() -> None:
     )
     parser.add_argument(
         "--clients",
-        choices=["json", "html", "mixed"],
         default="json",
-        help="JSON protocol clients, browser-like HTML clients, or half the tables each",
+        help="json (JSON protocol clients), html (browser-like), mixed (half the tables "
+        "each), or several with commas: each is measured in turn on the same stack",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="repeat the kinds (and the echo floor) this many times, in a rotating order, "
+        "and print each kind's medians over the rounds and html/json ratios",
     )
     parser.add_argument(
         "--no-echo", action="store_true", help="skip the echo floor (for quick comparisons)"
@@ -344,34 +352,39 @@ def main() -> None:
     # (p99 134-168 ms at 250 tables, 35-51 ms with this; docs/performance.md).
     gc.freeze()
     gc.set_threshold(20_000, 50, 100)
+    kinds = [k for k in args.clients.split(",") if k]
+    if not kinds or any(k not in ("json", "html", "mixed") for k in kinds):
+        parser.error("--clients: json, html, mixed, or several of them with commas")
     rows = []
     with ExitStack() as exits:
         stack = Stack(args, exits)
         for count in [int(c) for c in args.tables.split(",")]:
             tables = stack.prepare(count)
-            real = asyncio.run(
-                _measure(
-                    stack,
-                    tables,
-                    args.seconds,
-                    echo=False,
-                    pages=[p for p in args.pages.split(",") if p],
-                    pages_per_s=args.pages_per_s,
-                    warmup=args.warmup,
-                    clients=args.clients,
-                )
-            )
-            runs = [("tables", real)]
-            for kind, part in real.get("by_client", {}).items():
-                runs.append((f"tables-{kind}", {**real, **part}))
-            if not args.no_echo:
-                floor = _measure(stack, tables, args.seconds, echo=True, warmup=args.warmup)
-                runs.append(("echo", asyncio.run(floor)))
+            for turn in range(args.rounds):
+                # Rotating the order, so no kind always runs first (cold) or last.
+                for clients in kinds[turn % len(kinds) :] + kinds[: turn % len(kinds)]:
+                    real = asyncio.run(
+                        _measure(
+                            stack,
+                            tables,
+                            args.seconds,
+                            echo=False,
+                            pages=[p for p in args.pages.split(",") if p],
+                            pages_per_s=args.pages_per_s,
+                            warmup=args.warmup,
+                            clients=clients,
+                        )
+                    )
+                    label = "tables" if len(kinds) == 1 else f"tables:{clients}"
+                    runs = [(label, real)]
+                    for kind, part in real.get("by_client", {}).items():
+                        if clients == "mixed":  # a single kind's part is the whole run
+                            runs.append((f"{label}-{kind}", {**real, **part}))
+                    _keep(rows, runs, count, turn, clients)
+                if not args.no_echo:
+                    floor = _measure(stack, tables, args.seconds, echo=True, warmup=args.warmup)
+                    _keep(rows, [("echo", asyncio.run(floor))], count, turn, "echo")
             stack.close(tables)
-            for kind, row in runs:
-                row.update({"kind": kind, "table_count": count, "sockets": count * 4})
-                rows.append(row)
-                print(json.dumps(row), flush=True)
     print()
     print(
         "| kind | tables | moves/s | p50 ms | p95 ms | p99 ms | errors | Daphne CPU % "
@@ -389,8 +402,110 @@ def main() -> None:
             f"{r['games_finished']} | {pages} | {r.get('frame_bytes_p50', '-')} | "
             f"{r.get('generator_cpu_s', '-')} |"
         )
+    summary = _summary(rows)
+    if args.rounds > 1 or len(kinds) > 1:
+        print()
+        print("Medians over the rounds (each kind's own rounds):")
+        print(
+            "| kind | tables | rounds | moves/s | p50 ms | p99 ms | errors | web CPU ms/move "
+            "| frame B p50 | frame B p90 | generator CPU ms/move |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        for r in summary["kinds"]:
+            print(
+                f"| {r['kind']} | {r['tables']} | {r['rounds']} | {r['moves_per_s']} | "
+                f"{r['p50_ms']} | {r['p99_ms']} | {r['errors']} | "
+                f"{r['cpu_ms_per_move']} | {r['frame_p50']} | {r['frame_p90']} | "
+                f"{r['generator_ms_per_move']} |"
+            )
+        for line in summary["ratios"]:
+            print(line)
     if args.out:
-        args.out.write_text(json.dumps(rows, indent=2))
+        args.out.write_text(json.dumps({"rows": rows, "summary": summary}, indent=2))
+
+
+def _keep(
+    rows: list[dict[str, Any]],
+    runs: list[tuple[str, dict[str, Any]]],
+    count: int,
+    turn: int,
+    clients: str,
+) -> None:
+    for kind, row in runs:
+        row.update(
+            {
+                "kind": kind,
+                "table_count": count,
+                "sockets": count * 4,
+                "round": turn,
+                "clients": clients,
+            }
+        )
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+
+
+def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each kind's medians over its rounds, and the p99 ratios of html to JSON clients:
+    within one mixed run (the same seconds, the same machine state) and between the html
+    and json runs of each round (neighbouring half-minutes)."""
+    med = statistics.median
+    groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["kind"], r["table_count"]), []).append(r)
+    kinds = []
+    for (kind, count), runs in groups.items():
+
+        def m(key: str, runs: list[dict[str, Any]] = runs) -> Any:
+            values = [r[key] for r in runs if r.get(key) is not None]
+            return round(med(values), 2) if values else None
+
+        kinds.append(
+            {
+                "kind": kind,
+                "tables": count,
+                "rounds": len(runs),
+                "moves_per_s": m("moves_per_s"),
+                "p50_ms": m("p50_ms"),
+                "p99_ms": m("p99_ms"),
+                "errors": sum(r["errors"] + r["timeouts"] for r in runs),
+                "cpu_ms_per_move": m("server_cpu_ms_per_move"),
+                "frame_p50": m("frame_bytes_p50"),
+                "frame_p90": m("frame_bytes_p90"),
+                "generator_ms_per_move": m("generator_cpu_ms_per_move"),
+            }
+        )
+    ratios = []
+    for count in sorted({r["table_count"] for r in rows}):
+
+        def p99(kind: str, count: int = count) -> dict[int, float]:
+            return {
+                r["round"]: r["p99_ms"]
+                for r in rows
+                if r["kind"] == kind and r["table_count"] == count and r.get("p99_ms")
+            }
+
+        same = [
+            p99("tables:mixed-html")[t] / p99("tables:mixed-json")[t]
+            for t in p99("tables:mixed-html")
+            if t in p99("tables:mixed-json")
+        ]
+        apart = [
+            p99("tables:html")[t] / p99("tables:json")[t]
+            for t in p99("tables:html")
+            if t in p99("tables:json")
+        ]
+        if same:
+            ratios.append(
+                f"{count} tables: html p99 / json p99 in the same mixed run: "
+                f"{', '.join(f'{x:.2f}' for x in same)} (median {med(same):.2f})"
+            )
+        if apart:
+            ratios.append(
+                f"{count} tables: html-run p99 / json-run p99, round by round: "
+                f"{', '.join(f'{x:.2f}' for x in apart)} (median {med(apart):.2f})"
+            )
+    return {"kinds": kinds, "ratios": ratios}
 
 
 if __name__ == "__main__":

@@ -177,19 +177,27 @@ def my_hand(view: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for position, code in enumerate(ordered):
         info = card(code, position=position, rank_order=_rank_order(code))
-        info["button_html"] = format_html(
-            '<button type="button" class="hand-card pcard pcard-{}" data-card="{}"'
-            ' data-suit-order="{}" data-rank-order="{}" aria-pressed="false"'
-            ' aria-label="{}">{}</button>',
-            info["suit"],
-            code,
-            position,
-            info["rank_order"],
-            info["name"],
-            _PIPS.get(code, ""),
-        )
+        info["button_html"] = hand_button(code, position)
         out.append(info)
     return out
+
+
+@lru_cache(maxsize=4096)
+def hand_button(code: str, position: int) -> str:
+    """A card of the viewer's hand as its button: the same few hundred (card, place)
+    pairs come back in every frame of every seat, so each is built once per process."""
+    info = card(code)
+    return format_html(
+        '<button type="button" class="hand-card pcard pcard-{}" data-card="{}"'
+        ' data-suit-order="{}" data-rank-order="{}" aria-pressed="false"'
+        ' aria-label="{}">{}</button>',
+        info["suit"],
+        code,
+        position,
+        _rank_order(code),
+        info["name"],
+        _PIPS.get(code, ""),
+    )
 
 
 def _rank_order(code: str) -> int:

@@ -355,26 +355,56 @@ def _hand_summary(
     result = {"result": hand.result}
     if over and _held_back(snap):  # past the deal the summary keeps no cards anyway
         result = {"result": secrecy.hold_back_result(hand.result, seat)}
-    between = over and clock.ready_open(snap.table, snap.hand, snap.game)
-    person = seat is not None and not snap.seats[seat].is_bot
     summary = display.breakdown(result, names)
     if not over:
         # A new hand is dealt from the same deck: the old hand's cards would read as
         # cards of this one, so past the deal the summary keeps only the figures.
         summary = [{**row, "plus": [], "minus": []} for row in summary]
-    # Seconds, not a moment: the page counts them from when it receives them, so a phone
-    # whose clock is off still withdraws Ready when the pause ends.
-    pause_left = clock.hand_pause_left(hand.finished_at, timezone.now()) if between else 0.0
     return {
         "summary": summary,
         "summary_sides": display.side_breakdown(result, names),
         "summary_hand": hand.number,
         "summary_game": game_number,
         "summary_current": over,
+        **ready_flags(snap, seat, over, hand),
+    }
+
+
+def ready_flags(
+    snap: TableSnapshot, seat: int | None, over: bool, hand: Hand | None = None
+) -> dict[str, Any]:
+    """The only part of the hand summary that differs by seat: whether this person is
+    offered "Ready" (during the one pause between hands, games.services.clock.ready_open;
+    not a bot) and has pressed it. Apart, so a browser frame renders the summary once per
+    version and only picks the variant per seat. ``hand``: the summary's hand (the game's
+    last finished one unless told)."""
+    if hand is None:
+        finished = [h for h in snap.past_hands if h.result]
+        if not finished:
+            return {"ready_offered": False, "ready_pressed": False, "pause_left": 0.0}
+        hand = finished[-1]
+    between = over and clock.ready_open(snap.table, snap.hand, snap.game)
+    person = seat is not None and not snap.seats[seat].is_bot
+    # Seconds, not a moment: the page counts them from when it receives them, so a phone
+    # whose clock is off still withdraws Ready when the pause ends.
+    pause_left = clock.hand_pause_left(hand.finished_at, timezone.now()) if between else 0.0
+    return {
         "ready_offered": between and person,
         "ready_pressed": person and seat in (hand.result.get("ready") or []),
         "pause_left": round(pause_left, 1),
     }
+
+
+def summary_differs_by_user(snap: TableSnapshot) -> bool:
+    """Whether the hand summary depends on who looks, not only on the seat: the last round's
+    hand kept for its players at a tournament table's new game, or a duplicate deal held
+    back while other tables play it. The shared per-version parts of a browser frame are
+    drawn for nobody in particular, so such versions take the per-socket path."""
+    over = snap.hand is not None and snap.hand.status == Hand.Status.OVER
+    if over and _held_back(snap):
+        return True
+    earlier = snap.earlier_hand
+    return earlier is not None and not any(h.result for h in snap.past_hands)
 
 
 def _played_in(hand: Hand | None, user_id: int | None) -> bool:

@@ -13,6 +13,7 @@ always: it carries the version the page acts on.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from typing import Any
 
@@ -20,7 +21,8 @@ from django.template import Context
 from django.template.loader import get_template
 
 from games.selectors import TableSnapshot
-from games.table import display, presenters
+from games.table import display, presenters, seat_frames
+from games.table.seat_frames import SEATED, VersionParts, compact
 
 REGIONS: tuple[str, ...] = (
     "table-state",
@@ -45,11 +47,9 @@ SHARED_WHEN_IDLE: frozenset[str] = frozenset({"pile"})
 """Regions that read the seat only through its legal moves: a seat with none (every seat but
 the one to move) sees the spectator's, rendered once per version too."""
 ALWAYS_SENT = "table-state"
-SEATED = "@seated"
-"""Key suffix of an idle region's rendering for a seated player (not a spectator)."""
 
 _CACHE_LIMIT = 256
-_shared: OrderedDict[tuple[int, int], tuple[TableSnapshot, dict[str, str]]] = OrderedDict()
+_shared: OrderedDict[tuple[int, int], VersionParts] = OrderedDict()
 
 
 def _templates() -> dict[str, Any]:
@@ -67,19 +67,20 @@ _loaded: dict[str, Any] | None = None
 def render_regions(
     ctx: dict[str, Any], regions: tuple[str, ...] | frozenset[str]
 ) -> dict[str, str]:
+    """Regions from their templates, indentation out (``seat_frames.compact``)."""
     templates = _templates()
     context = Context(ctx)
-    return {r: templates[r].render(context) for r in REGIONS if r in regions}
+    return {r: compact(templates[r].render(context)) for r in REGIONS if r in regions}
 
 
-def shared_regions(snap: TableSnapshot) -> dict[str, str]:
-    """The shared regions of this snapshot, rendered once per (table, version) and process."""
+def version_parts(snap: TableSnapshot) -> VersionParts:
+    """What this snapshot's frames share, built once per (table, version) and process."""
     key = (snap.table.pk, snap.version)
     hit = _shared.get(key)
     # The snapshot itself must match, not only its key: sockets of a process share the
     # snapshot cache's object, and one reloaded from the database renders afresh.
-    if hit is not None and hit[0] is snap:
-        return hit[1]
+    if hit is not None and hit.snap is snap:
+        return hit
     ctx = presenters.table_context(snap, None, None, seat_only=False)
     rendered = render_regions(ctx, SHARED | SHARED_WHEN_IDLE)
     # A seated player who is not to move is told why a pile card cannot be taken in other
@@ -87,11 +88,18 @@ def shared_regions(snap: TableSnapshot) -> dict[str, str]:
     seated = {**ctx, "pile_refusal": display.pile_refusal({"seat": 0}, [])}
     for region in SHARED_WHEN_IDLE:
         rendered[region + SEATED] = render_regions(seated, (region,))[region]
-    _shared[key] = (snap, rendered)
+    parts = VersionParts(snap=snap, ctx=ctx, regions=rendered)
+    seat_frames.prepare(parts)
+    _shared[key] = parts
     _shared.move_to_end(key)
     if len(_shared) > _CACHE_LIMIT:
         _shared.popitem(last=False)
-    return rendered
+    return parts
+
+
+def shared_regions(snap: TableSnapshot) -> dict[str, str]:
+    """The shared regions of this snapshot, rendered once per (table, version) and process."""
+    return version_parts(snap).regions
 
 
 def forget(table_id: int) -> None:
@@ -101,9 +109,15 @@ def forget(table_id: int) -> None:
 
 
 def seat_regions(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str, str]:
-    """Every region as this seat sees it: the shared ones from the cache, the rest rendered."""
+    """Every region as this seat sees it: the shared ones from the cache, the seat's own
+    built by games.table.seat_frames, or (states it does not build) rendered from the seat's
+    whole context."""
+    parts = version_parts(snap)
+    shared = parts.regions
+    own = seat_frames.seat_regions(snap, parts, seat, user)
+    if own is not None:
+        return {**own, **{r: shared[r] for r in SHARED}}
     ctx = presenters.table_context(snap, seat, user, seat_only=True)
-    shared = shared_regions(snap)
     if not ctx["legal"]:
         own = render_regions(ctx, frozenset(REGIONS) - SHARED - SHARED_WHEN_IDLE)
         suffix = "" if ctx["my_seat"] is None else SEATED
@@ -114,8 +128,8 @@ def seat_regions(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str, 
 
 
 def frame(
-    snap: TableSnapshot, seat: int | None, user: Any, sent: dict[str, int]
-) -> tuple[str, dict[str, int]]:
+    snap: TableSnapshot, seat: int | None, user: Any, sent: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
     """The text for one socket and what it will then have been sent: only the regions
     whose text differs from what ``sent`` (region -> hash of the text last sent to that
     socket) records, and ``table-state`` always. ``sent`` itself is not changed: the caller
@@ -126,16 +140,11 @@ def frame(
     after = dict(sent)
     for region in REGIONS:
         html = regions[region]
-        if region == "pile" and (split := _stock_apart(html)) is not None:
-            # Every draw changes the stock's count, rarely the discards (most of the
-            # region's bytes): the stock goes alone when it is all that changed.
-            rest, stock = hash(split[0]), hash(split[1])
-            if sent.get("pile") != rest:
-                after.update(pile=rest, stock=stock)
-                parts.append(html)
-            elif sent.get("stock") != stock:
-                after["stock"] = stock
-                parts.append(split[1].replace(STOCK_OPEN, STOCK_ALONE, 1))
+        if region == "pile" and (pieces := _pile_pieces(html)) is not None:
+            parts.extend(_pile_changes(html, pieces, sent, after))
+            continue
+        if region in ITEMS:
+            parts.extend(_item_changes(region, html, sent, after))
             continue
         digest = hash(html)
         if region != ALWAYS_SENT and sent.get(region) == digest:
@@ -148,12 +157,143 @@ def frame(
 STOCK_OPEN = '<div id="stock" class="stock">'
 STOCK_ALONE = '<div id="stock" hx-swap-oob="true" class="stock">'
 _DISCARDS_OPEN = '<div class="discards">'
+HEADING_OPEN = '<h2 id="pile-heading"'
+HEADING_ALONE = '<h2 id="pile-heading" hx-swap-oob="true"'
+_FAN_OPEN = '<ol id="pile-fan"'
+FAN_APPEND = '<ol id="pile-fan" hx-swap-oob="beforeend">'
+_CARD_OPEN = '<li class="pile-card">'
 
 
-def _stock_apart(pile: str) -> tuple[str, str] | None:
-    """The pile region without its stock, and the stock (``#stock``, nested in it)."""
+def _pile_changes(
+    html: str, pieces: tuple[str, str, str, list[str]], sent: dict[str, Any], after: dict[str, Any]
+) -> list[str]:
+    """What of the pile this socket needs. Every draw changes the stock's count and every
+    discard adds one card to the fan; the rest of the region (most of its bytes: the cards
+    already in the fan) changes only on a take or when the seat's choices do. So when only
+    those changed, the stock goes alone, the heading (its count) alone, and the new cards
+    are appended to the fan (htmx ``beforeend``); anything else sends the whole region."""
+    shell, stock, heading, cards = pieces
+    record = {
+        "pile": hash(shell),
+        "stock": hash(stock),
+        "pile-heading": hash(heading),
+        "pile-cards": tuple(hash(card) for card in cards),
+    }
+    known = sent.get("pile-cards")
+    if (
+        sent.get("pile") != record["pile"]
+        or known is None
+        or record["pile-cards"][: len(known)] != known
+    ):
+        after.update(record)
+        return [html]
+    out = []
+    if sent.get("stock") != record["stock"]:
+        out.append(stock.replace(STOCK_OPEN, STOCK_ALONE, 1))
+    if sent.get("pile-heading") != record["pile-heading"]:
+        out.append(heading.replace(HEADING_OPEN, HEADING_ALONE, 1))
+    if len(cards) > len(known):
+        out.append(FAN_APPEND + "\n" + "\n".join(cards[len(known) :]) + "\n</ol>")
+    after.update(record)
+    return out
+
+
+def _pile_pieces(pile: str) -> tuple[str, str, str, list[str]] | None:
+    """The pile region cut in four: the rest of it (its shell), the stock (``#stock``),
+    the heading (``#pile-heading``, the count) and the fan's cards, each as sent."""
+    hit = _parsed.get(pile)
+    if hit is not None:
+        return hit
     start = pile.find(STOCK_OPEN)
     end = pile.find(_DISCARDS_OPEN, start)
-    if start < 0 or end < 0:
+    head = pile.find(HEADING_OPEN, end)
+    head_end = pile.find("</h2>", head)
+    fan = pile.find(_FAN_OPEN, head_end)
+    fan_open_end = pile.find(">", fan)
+    fan_end = pile.find("</ol>", fan_open_end)
+    if min(start, end, head, head_end, fan, fan_open_end, fan_end) < 0:
         return None
-    return pile[:start] + pile[end:], pile[start:end].rstrip()
+    head_end += len("</h2>")
+    inner = pile[fan_open_end + 1 : fan_end]
+    cards = [_CARD_OPEN + c.rstrip() for c in inner.split(_CARD_OPEN)[1:]]
+    shell = pile[:start] + pile[end:head] + pile[head_end : fan_open_end + 1] + pile[fan_end:]
+    return _remember(pile, (shell, pile[start:end].rstrip(), pile[head:head_end], cards))
+
+
+ITEMS: dict[str, str] = {"players": '<li id="player-', "melds": '<li id="meld-'}
+"""Regions sent item by item: each player's entry, each meld (their opening tags)."""
+_UL = re.compile(r'<ul [^>]*id="([\w-]+)"[^>]*>')
+
+
+def _items(html: str, opening: str) -> tuple[str, list[tuple[str, str | None, str]]]:
+    """The region without its items, and its items as (id, id of their list, text)."""
+    hit = _parsed.get(html)
+    if hit is not None:
+        return hit
+    lists = [(m.start(), m.group(1)) for m in _UL.finditer(html)]
+    items = []
+    shell = []
+    at = 0
+    where: str | None = None
+    next_list = 0
+    while (start := html.find(opening, at)) >= 0:
+        end = html.find("</li>", start) + len("</li>")
+        key = html[start + len('<li id="') : html.find('"', start + len('<li id="'))]
+        while next_list < len(lists) and lists[next_list][0] < start:
+            where = lists[next_list][1]
+            next_list += 1
+        items.append((key, where, html[start:end]))
+        shell.append(html[at:start])
+        at = end
+    shell.append(html[at:])
+    return _remember(html, ("".join(shell), items))
+
+
+_parsed: dict[str, Any] = {}
+_PARSED_LIMIT = 2048
+
+
+def _remember(html: str, result: Any) -> Any:
+    """A region's cut, by its text: the idle seats of a version share one pile and often
+    the same melds, so each text is cut once (a hit is a hash and an identity check)."""
+    if len(_parsed) >= _PARSED_LIMIT:
+        _parsed.clear()
+    _parsed[html] = result
+    return result
+
+
+def _item_changes(region: str, html: str, sent: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """A region whose items changed alone goes as those items: a changed one replaces
+    its element by id, a new one at the end of its list is appended to it (``beforeend``).
+    A move changes one or two entries of the list of players, and a lay-off one meld,
+    while the rest of the region (most of its bytes) stays as the socket has it. Anything
+    else (a new owner's group of melds, items gone or reordered) sends the whole region."""
+    shell, items = _items(html, ITEMS[region])
+    record = tuple((key, where, hash(text)) for key, where, text in items)
+    known = sent.get(region + "#items")
+    after[region] = hash(shell)
+    after[region + "#items"] = record
+    if sent.get(region) != after[region] or known is None:
+        return [html]
+    old = {key: (where, digest) for key, where, digest in known}
+    order: dict[str | None, list[str]] = {}
+    for key, where, _digest in record:
+        order.setdefault(where, []).append(key)
+    for where, keys in order.items():
+        before = [key for key, at, _digest in known if at == where]
+        if keys[: len(before)] != before:
+            return [html]
+    if any(old[key][0] != where for key, where, _d in record if key in old):
+        return [html]
+    out = []
+    added: dict[str | None, list[str]] = {}
+    for (key, where, digest), (_k, _w, text) in zip(record, items, strict=True):
+        if key not in old:
+            if where is None:
+                return [html]
+            added.setdefault(where, []).append(text)
+        elif old[key][1] != digest:
+            out.append(text.replace(f'<li id="{key}"', f'<li id="{key}" hx-swap-oob="true"', 1))
+    for where, texts in added.items():
+        out.append(f'<ul id="{where}" hx-swap-oob="beforeend">\n' + "\n".join(texts) + "\n</ul>")
+    return out

@@ -15,7 +15,7 @@ from collections import Counter
 from games import engine, selectors
 from games.models import Hand, Table
 from games.services import tables
-from games.table import presenters
+from games.table import presenters, table_frames
 from tests.games.conftest import play_one, start_table
 
 NAMES = {code: engine.card_name(code) for code in engine.make_rules("standard").deck(4)}
@@ -94,8 +94,14 @@ def _scan(table: Table) -> int:
     checked = 0
     for seat in [*range(table.num_seats), None]:
         hidden = hidden_from(snap.state, seat)
+        # The page's whole fragment, and the socket's regions as games.table.table_frames sends
+        # them: the shared ones (rendered once per version from the spectator's context),
+        # the per-seat strings of games.table.seat_frames, and the variants they pick from. (Its
+        # partial frames, a player's entry or a meld alone, are pieces of these regions.)
+        regions = table_frames.seat_regions(snap, seat, None)
         payload, html = without_dealer_draw(
-            json.loads(presenters.state_json(snap, seat)), presenters.state_html(snap, seat, None)
+            json.loads(presenters.state_json(snap, seat)),
+            presenters.state_html(snap, seat, None) + "\n" + "\n".join(regions.values()),
         )
         assert not leaks_in_json(payload, hidden), (seat, snap.version)
         assert not leaks_in_text(json.dumps(payload, ensure_ascii=False), hidden)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games import selectors
-from games.services import moves
+from games.services import moves, tables
 from games.table import presenters, table_frames
 from tests.games.conftest import play_one, start_table
 from tests.games.test_hidden_information import DEALER_DRAW, hidden_from, leaks_in_text
@@ -34,8 +34,8 @@ def test_shared_regions_are_the_same_for_every_seat_and_spectator_and_hold_no_hi
                 suffix = "" if seat is None else "@seated"
                 assert {r: own[r] for r in idle} == {r: shared[r + suffix] for r in idle}
             # What the socket sends the seat is what the page would render for it.
-            assert table_frames.seat_regions(snap, seat, None) == table_frames.render_regions(
-                ctx, table_frames.REGIONS
+            assert _spaced(table_frames.seat_regions(snap, seat, None)) == _spaced(
+                table_frames.render_regions(ctx, table_frames.REGIONS)
             )
         # Every hand and the stock, less what the whole table has seen (a spectator's view).
         hidden = hidden_from(snap.state, None)
@@ -57,6 +57,55 @@ def test_the_regions_of_a_frame_are_the_whole_fragment_for_each_seat(alice):
 
 def _squeezed(html: str) -> str:
     return "".join(html.split())
+
+
+def _spaced(regions: dict[str, str]) -> dict[str, str]:
+    """Regions with every white-space run as one space: what a browser renders the same."""
+    return {region: " ".join(html.split()) for region, html in regions.items()}
+
+
+@pytest.mark.parametrize(
+    ("preset", "seats", "options"),
+    [
+        ("standard", 4, {"target": 100}),
+        ("jokers", 3, {"target": 100}),
+        ("persian", 4, {"target": 100}),
+        ("michigan", 2, {}),
+        ("oklahoma", 2, {}),
+    ],
+)
+def test_the_regions_built_per_seat_are_the_templates_html_over_whole_hands(
+    alice, preset, seats, options
+):
+    """games.table.seat_frames writes the hot per-seat regions as strings; they must stay the HTML
+    their templates render (the page load uses the templates), for every seat and a
+    spectator, through draws, takes, melds, lay-offs, discards and hand ends. A template
+    change shows up here until the string version follows it."""
+    from games.models import Hand, Seat, Table
+    from games.table import seat_frames
+
+    table = start_table(alice, seats=seats, preset=preset, **options)
+    if preset == "standard":  # a bot plays alice's seat: her page says so ("I'm back")
+        Seat.objects.filter(table=table, index=0).update(autoplay=True)
+    rng = random.Random(3)
+    built = 0
+    for _ in range(400):
+        snap = selectors.load_snapshot(table.pk)
+        parts = table_frames.version_parts(snap)
+        for seat in [*range(seats), None]:
+            own = seat_frames.seat_regions(snap, parts, seat, None)
+            if own is None:
+                continue
+            built += 1
+            ctx = presenters.table_context(snap, seat, None)
+            assert _spaced(own) == _spaced(table_frames.render_regions(ctx, set(own)))
+        if snap.table.status != Table.Status.PLAYING:
+            break
+        if snap.hand.status == Hand.Status.OVER:
+            tables.hand_next(table_id=table.pk)
+            continue
+        play_one(table, rng)
+    assert built > 200
 
 
 def test_a_socket_is_sent_only_the_regions_that_changed_and_always_the_version(alice):
@@ -123,3 +172,76 @@ async def test_a_browser_socket_gets_every_region_first_then_only_what_its_move_
     again = await _html_state(ws)  # a resync is the whole table again
     assert all(f'id="{region}"' in again for region in table_frames.REGIONS)
     await ws.disconnect()
+
+
+def _apply(page: dict[str, str], frame: str) -> None:
+    """What htmx does with a frame, on the page's regions as text: every top-level element
+    with ``hx-swap-oob`` replaces the element of its id ("true"), or has its children
+    added at the end of it ("beforeend"). The elements a frame sends alone (a player, a
+    meld, the stock, the pile's heading, a list) never nest one of their own tag."""
+    import re
+
+    for match in re.finditer(r'<(\w+) id="([\w-]+)" hx-swap-oob="(\w+)"', frame):
+        tag, key, how = match.groups()
+        close = f"</{tag}>"
+        end = frame.find(close, match.end())
+        if key in table_frames.REGIONS:  # a whole region: its nested tags may repeat
+            end = _region_end(frame, match.start())
+        element = frame[match.start() : end + len(close)]
+        if key in page:
+            page[key] = element
+            continue
+        region = next(r for r, text in page.items() if f'id="{key}"' in text)
+        text = page[region]
+        start = text.index(f'<{tag} id="{key}"')
+        stop = text.index(close, start)
+        if how == "true":
+            page[region] = (
+                text[:start]
+                + element.replace(' hx-swap-oob="true"', "", 1)
+                + text[stop + len(close) :]
+            )
+        else:
+            assert how == "beforeend"
+            children = element[element.index(">") + 1 : -len(close)]
+            page[region] = text[:stop] + children + text[stop:]
+
+
+def _region_end(frame: str, start: int) -> int:
+    """Where the region opening at ``start`` closes: just before the next region (or the
+    frame's end), at its last closing tag."""
+    rest = frame.find(' hx-swap-oob="', frame.index(">", start))
+    cut = frame.rfind("\n<", start, rest) if rest >= 0 else len(frame)
+    piece = frame[start:cut]
+    return start + piece.rstrip().rfind("</")
+
+
+def test_a_page_that_applies_every_partial_frame_holds_exactly_the_regions_of_its_seat(alice):
+    """Players, melds and the pile go item by item (a changed entry by its id, new cards
+    and melds appended to their list); applied as htmx applies them, each seat's and a
+    spectator's page must end up with the same regions a whole frame would give, after
+    every move: draws, takes, melds, lay-offs, discards and a hand end."""
+    from games.models import Hand, Table
+
+    table = start_table(alice, seats=4, target=100)
+    rng = random.Random(11)
+    pages: dict[int | None, dict[str, str]] = {}
+    sent: dict[int | None, dict] = {}
+    partial = 0
+    for _ in range(300):
+        snap = selectors.load_snapshot(table.pk)
+        for seat in [0, 1, 2, 3, None]:
+            text, sent[seat] = table_frames.frame(snap, seat, None, sent.get(seat, {}))
+            if seat not in pages:
+                pages[seat] = dict(table_frames.seat_regions(snap, seat, None))
+            else:
+                partial += 'hx-swap-oob="beforeend"' in text or 'id="player-' in text
+                _apply(pages[seat], text)
+            assert _spaced(pages[seat]) == _spaced(table_frames.seat_regions(snap, seat, None))
+        if snap.table.status != Table.Status.PLAYING:
+            break
+        if snap.hand.status == Hand.Status.OVER:
+            tables.hand_next(table_id=table.pk)
+            continue
+        play_one(table, rng)
+    assert partial > 100
