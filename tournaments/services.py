@@ -32,7 +32,15 @@ from accounts.models import User
 from games import engine
 from games import services as games
 from games.models import Game, Hand, Seat
-from tournaments import balancing, prizes, schedule, settlement
+from tournaments import (
+    balancing,
+    breaks,
+    independent,
+    late_registration,
+    prizes,
+    schedule,
+    settlement,
+)
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
 
 log = logging.getLogger(__name__)
@@ -142,6 +150,8 @@ def check_settings(tournament: Tournament) -> None:
                 "A sit-and-go starts when its seats are full: there are fewer seats "
                 "than the entrants it needs.",
             )
+    if tournament.break_every and tournament.break_minutes < 1:
+        raise TournamentError("invalid_break", "A break lasts at least one minute.")
     if tournament.is_mtt and tournament.starting_chips < 1:
         raise TournamentError("invalid_chips", "Players need starting chips.")
     try:
@@ -205,6 +215,8 @@ def register(*, tournament_id: int, user: User, now: datetime | None = None) -> 
         raise TournamentError("forbidden", "Bot accounts cannot enter tournaments.")
     with transaction.atomic():
         t = _locked(tournament_id)
+        if late_registration.is_open(t):
+            return _add_entry(t, user, now, late=True)
         if t.status in Tournament.IN_PLAY:
             raise TournamentError("started", "This tournament is already in progress.")
         if t.status != Status.REGISTRATION:
@@ -216,12 +228,19 @@ def register(*, tournament_id: int, user: User, now: datetime | None = None) -> 
         return _add_entry(t, user, now)
 
 
-def _add_entry(t: Tournament, user: User, now: datetime | None = None) -> Entry:
+def _add_entry(
+    t: Tournament, user: User, now: datetime | None = None, *, late: bool = False
+) -> Entry:
     if Entry.objects.filter(tournament=t, user=user).exists():
         raise TournamentError("already_registered", f"{user} is already registered.")
     limit = table_size_limit(t)
     if Entry.objects.filter(tournament=t).count() >= limit:
         raise TournamentError("full", f"This tournament is full ({limit} entrants).")
+    if late:  # seated at a table's next hand boundary (tournaments.late_registration)
+        entry = late_registration.enter(t, user, now or timezone.now())
+        _changed(t.pk)
+        _arm(t.pk)
+        return entry
     entry = Entry.objects.create(tournament=t, user=user)
     _sit_and_go_check(t, now or timezone.now())
     _changed(t.pk)
@@ -246,6 +265,8 @@ def entrant_add(*, tournament_id: int, user: User, now: datetime | None = None) 
     """An organizer adds a player (bot accounts too) before the start, window or not."""
     with transaction.atomic():
         t = _locked(tournament_id)
+        if late_registration.is_open(t):
+            return _add_entry(t, user, now, late=True)
         if t.status not in Tournament.UPCOMING:
             raise TournamentError("started", "Entrants can only be added before the start.")
         return _add_entry(t, user, now)
@@ -583,9 +604,8 @@ def _current_level(t: Tournament, now: datetime) -> schedule.Step:
     found = steps(t)
     if t.level_unit == Tournament.LevelUnit.HANDS:
         elapsed = float(t.round - 1)
-    else:
-        started = t.started_at or now
-        elapsed = ((now - started).total_seconds() - t.paused_seconds) / 60
+    else:  # the event's clock, stopped during pauses and breaks
+        elapsed = breaks.clock_minutes(t, now)
     return schedule.level_at(found, elapsed)
 
 
@@ -1026,6 +1046,8 @@ def _record_failure(tournament_id: int, exc: Exception, now: datetime) -> None:
 
 
 def _advance_mtt(t: Tournament, now: datetime) -> bool:
+    if independent.drives(t):  # the default: each table deals again on its own
+        return independent.advance(t, now)
     changed = False
     waiting = TournamentTable.objects.filter(
         tournament=t,
@@ -1059,12 +1081,24 @@ def _advance_mtt(t: Tournament, now: datetime) -> bool:
         return changed
     if round_finish(tournament=t, now=now):
         return True
-    left = _pause_left(t, now)
+    left = max(_pause_left(t, now), _round_break_left(t, now))
     if left > 0:  # the last table to finish reads its scores first, like every other table
         _arm(t.pk, countdown=left)
         return changed
     round_start(tournament=t, live=True, now=now)
     return True
+
+
+def _round_break_left(t: Tournament, now: datetime) -> float:
+    """Hand-for-hand: the event's break between rounds, started here when the schedule owes
+    one (after rounds, or on the clock of levels by minutes)."""
+    if not t.break_every:
+        return 0.0
+    minutes = t.level_unit == Tournament.LevelUnit.MINUTES
+    elapsed = breaks.clock_minutes(t, now) if minutes else float(t.round)
+    if breaks.event_break_tick(t, steps(t), elapsed, now):
+        t.save(update_fields=["break_until", "break_seconds", "breaks_taken"])
+    return breaks.event_break_left(t, now)
 
 
 def _pause_left(t: Tournament, now: datetime) -> float:
