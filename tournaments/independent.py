@@ -90,16 +90,24 @@ def settle(
 
 def place_the_out(t: Tournament) -> int:
     """Give a place to everyone out and not yet placed: those out later rank better; out at
-    the same moment, more chips before that hand rank better (equal: the same place)."""
-    waiting = list(Entry.objects.filter(tournament=t, status=Entry.Status.OUT, place__isnull=True))
-    if not waiting:
-        return 0
-    remaining = Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
+    the same moment, more chips before that hand rank better (equal: the same place).
 
-    for e in waiting:
-        better = sum(1 for o in waiting if _better(o, e))
-        Entry.objects.filter(pk=e.pk).update(place=remaining + 1 + better, table=None)
-    return len(waiting)
+    Players already placed who went out at the same moment (another table's hand ending at
+    the same instant, settled just before) are placed again with them.
+    """
+    fresh = list(Entry.objects.filter(tournament=t, status=Entry.Status.OUT, place__isnull=True))
+    if not fresh:
+        return 0
+    moments = {e.out_at for e in fresh if e.out_at is not None}
+    same = Entry.objects.filter(
+        tournament=t, status=Entry.Status.OUT, place__isnull=False, out_at__in=moments
+    )
+    group = fresh + list(same)
+    remaining = Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
+    for e in group:
+        place = remaining + 1 + sum(1 for o in group if _better(o, e))
+        Entry.objects.filter(pk=e.pk).update(place=place, table=None)
+    return len(fresh)
 
 
 def _better(a: Entry, b: Entry) -> bool:
@@ -371,10 +379,10 @@ def _tell_break(t: Tournament, table: TournamentTable | None) -> None:
 
 
 def hands_to_next_level(t: Tournament, table: TournamentTable) -> int | None:
-    """Levels by hands: how many more hands this table plays before its PCR changes
-    (None: levels by minutes, or the last level)."""
+    """Levels by hands: how many hands this table plays at its PCR from now, the one in play
+    included (None: levels by minutes, or the last level)."""
     from tournaments import services
 
     if t.level_unit != Tournament.LevelUnit.HANDS:
         return None
-    return schedule.until_next(services.steps(t), float(table.round))
+    return schedule.until_next(services.steps(t), float(table.settled_round))
