@@ -407,6 +407,8 @@ def start(
             if t.is_mtt:
                 _stacks(t, entries)
                 round_start(tournament=t, live=live, rng=rng, now=now)
+                if independent.drives(t):  # each table keeps its own level from now on
+                    TournamentTable.objects.filter(tournament=t).update(level=t.level, pcr=t.pcr)
             else:
                 _start_single(t, entries, rng)
         except games.TableError as exc:
