@@ -42,7 +42,7 @@ def test_a_table_on_its_own_break_is_shown_in_the_tables_list(db):
 
 def test_each_table_shows_its_own_hands_to_the_next_pcr(db):
     t = headless(8, levels=((1, 5, 2), (2, 20, 4), (3, 100, 1)))
-    first, second = TournamentTable.objects.filter(tournament=t)
+    first, _second = TournamentTable.objects.filter(tournament=t)
     now = timezone.now()
     for _ in range(2):  # the first table plays two hands while the second plays its first
         settle(t, first, now)
