@@ -212,10 +212,7 @@ def boundaries(
         if t.break_until is not None:
             _tell_break(t, None)
     tables = list(TournamentTable.objects.filter(tournament=t, status=Open))
-    playing = list(
-        Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).select_related("user")
-    )
-    if not t.lock_step and hand_for_hand_due(t, len(tables), len(playing)):
+    if not t.lock_step and hand_for_hand_due(t, len(tables), _players_left(t)):
         t.lock_step = True
         fields.append("lock_step")
     if fields:
@@ -248,7 +245,18 @@ def boundaries(
         ready.append(table)
     if not ready:
         return [], wait
+    playing = list(  # only what the plan needs: the users are read for the tables dealt
+        Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).only(
+            "id", "tournament_id", "user_id", "table_id", "seat", "registered_at", "status"
+        )
+    )
     return _rebalance_and_deal(t, tables, ready, playing, now, live=live, rng=rng), wait
+
+
+def _players_left(t: Tournament) -> int:
+    if not t.hand_for_hand_bubble:
+        return 0  # not needed: only the bubble counts players
+    return Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
 
 
 def _rebalance_and_deal(
@@ -301,17 +309,25 @@ def _rebalance_and_deal(
     if plan.waiting:
         Entry.objects.filter(pk__in=plan.waiting).update(table=None, seat=None)
     steps = services.steps(t)
-    dealt: list[TournamentTable] = []
+    moved_in: list[Entry] = []
+    reseated: list[Entry] = []
     for key, members in plan.seating.items():
         table = by_table[key]
         for seat, pk in enumerate(members):
             e = by_id[pk]
-            if e.table_id != table.pk or e.seat != seat:
-                e.table_id, e.seat = table.pk, seat
-                Entry.objects.filter(pk=pk).update(table=table, seat=seat)
+            if e.table_id != table.pk:
+                e.table_id = table.pk
+                moved_in.append(e)
+            if e.seat != seat:
+                e.seat = seat
+                reseated.append(e)
+    services._write_seats(moved_in, reseated)  # one UPDATE per table and per seat number
+    dealt: list[TournamentTable] = []
+    for key, members in plan.seating.items():
         if len(members) < minimum:
             continue  # short: waits for players
-        _deal(t, table, [by_id[pk] for pk in members], steps, now, live=live)
+        table = by_table[key]
+        _deal(t, table, members, steps, now, live=live)
         dealt.append(table)
     top = max((tt.round for tt in dealt), default=0)
     levels = [tt.level for tt in dealt if tt.level]
@@ -343,12 +359,13 @@ def level_for(
 def _deal(
     t: Tournament,
     table: TournamentTable,
-    members: list[Entry],
+    members: list[int],
     steps: Sequence[schedule.Step],
     now: datetime,
     *,
     live: bool,
 ) -> None:
+    """Deal the table's next hand to ``members`` (entry ids, in seat order)."""
     from tournaments import services
 
     step = level_for(t, table, steps, now)
@@ -359,11 +376,13 @@ def _deal(
         round=table.round, level=table.level, pcr=table.pcr, break_until=None
     )
     if live and table.table_id is not None:
+        entries = Entry.objects.select_related("user").in_bulk(members)
+        seated = [entries[pk] for pk in members]
         games.managed_game_start(
             table_id=table.table_id,
-            players=[e.user for e in members],
+            players=[e.user for e in seated],
             hands_per_game=1,
-            autoplay=services._autoplay_users(t, members),
+            autoplay=services._autoplay_users(t, seated),
             dealer=services.DEALER_SEAT,
         )
 

@@ -320,6 +320,13 @@ class Command(BaseCommand):
         order = [0]
         wakes: set[float] = set()
 
+        def wake(moment: float) -> None:
+            """One wake-up per moment, however many tables become free then."""
+            if round(moment, 6) not in wakes:
+                wakes.add(round(moment, 6))
+                order[0] += 1
+                heapq.heappush(queue, (moment, order[0], 0))
+
         def pause_left(table: TournamentTable, now: datetime) -> float:
             if table.pk not in settled_at:
                 return 0.0
@@ -364,6 +371,9 @@ class Command(BaseCommand):
                 settled_at[pk] = now
                 if over:
                     break
+                if pause > 0:  # nothing is free before its pause ends: wake up then
+                    wake(now + pause)
+                    continue
             mark = time.perf_counter()
             with transaction.atomic():
                 t = Tournament.objects.select_for_update().get(pk=t.pk)
@@ -373,10 +383,8 @@ class Command(BaseCommand):
             f.rebalance_ms.append((time.perf_counter() - mark) * 1000)
             f.rounds += 1
             deal(dealt, now)
-            if wait > 0 and round(now + wait, 6) not in wakes:  # one wake a moment
-                wakes.add(round(now + wait, 6))
-                order[0] += 1
-                heapq.heappush(queue, (now + wait, order[0], 0))
+            if wait > 0:
+                wake(now + wait)
         t.refresh_from_db()
         if t.status != Tournament.Status.FINISHED:
             raise CommandError("The independent-tables run stopped before the end.")
