@@ -724,6 +724,8 @@ def _seating_from_the_dealers_left(
     by_id = {e.pk: e for e in playing}
     for pk, members in seating.items():
         last = dealer_seat.get(open_tables[pk].dealer_id, -1)  # type: ignore[arg-type]
+        if last is None:  # the last dealer has left their seat (independent tables)
+            last = -1
         members.sort(key=lambda m: ((by_id[m].seat or 0) <= last, by_id[m].seat or 0, m))
     return seating
 
