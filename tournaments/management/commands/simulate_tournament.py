@@ -403,7 +403,8 @@ class Command(BaseCommand):
     def create(
         self, opts: dict[str, Any], rng: random.Random, *, hand_for_hand: bool = False
     ) -> Tournament:
-        run = f"{int(time.time())}{rng.randrange(1000):03d}"
+        # the modes of one comparison share a seed (and maybe a second): tell their bots apart
+        run = f"{int(time.time())}{rng.randrange(1000):03d}{'h' if hand_for_hand else ''}"
         password = make_password(None)
         users = User.objects.bulk_create(
             User(
