@@ -113,7 +113,9 @@ class TableInline(admin.TabularInline):  # type: ignore[type-arg]
     model = TournamentTable
     extra = 0
     can_delete = False
-    fields = readonly_fields = ("number", "status", "round", "settled_round", "watch")
+    fields = readonly_fields = (
+        "number", "status", "round", "settled_round", "level", "pcr", "break_until", "watch",
+    )  # fmt: skip
     verbose_name_plural = "Tables"
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -166,6 +168,8 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "started_at",
         "finished_at",
         "paused_at",
+        "lock_step",
+        "break_until",
         "created_by",
     )
     change_form_template = "admin/tournaments/tournament/change_form.html"
@@ -202,6 +206,8 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             "started_at",
             "finished_at",
             "paused_at",
+            "lock_step",
+            "break_until",
             "created_by",
         )
         sets: list[tuple[str | None, dict[str, Any]]] = [
@@ -234,6 +240,21 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             (
                 "Sit-and-go and prizes",
                 {"fields": ("sit_and_go", "sit_and_go_seconds", "prizes", "duplicate")},
+            ),
+            (
+                "Multi-table flow",
+                {
+                    "fields": (
+                        "hand_for_hand",
+                        "hand_for_hand_tables",
+                        "hand_for_hand_bubble",
+                        "break_every",
+                        "break_minutes",
+                        "late_registration_level",
+                    ),
+                    "description": "Tables play independently (each deals again once its own "
+                    "hand is settled) unless hand-for-hand is asked for.",
+                },
             ),
         ]
         if obj is not None:

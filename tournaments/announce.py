@@ -90,6 +90,36 @@ def moved(t: Tournament, entries: Iterable[Entry]) -> None:
     notices.notify_many(_where(t, entries, "were moved to"), notices.MOVED, tournament_id=t.pk)
 
 
+def moved_at_boundary(t: Tournament, entry_ids: Iterable[int], *, live: bool) -> None:
+    """Independent tables: players seated at or moved to another table at a hand boundary
+    (their lobby and table pages follow the notice). A headless simulation tells nobody."""
+    if not live:
+        return
+    entries = Entry.objects.filter(pk__in=list(entry_ids)).select_related("user", "table")
+    moved(t, entries)
+
+
+def on_break(t: Tournament, table: TournamentTable | None) -> None:
+    """The players of ``table`` (None: of the whole event) start a break; the pages count
+    it down."""
+    until = table.break_until if table is not None else t.break_until
+    if until is None:
+        return
+    where = Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING, user__is_bot=False)
+    if table is not None:
+        where = where.filter(table=table)
+    minutes = max(1, round(t.break_minutes))
+    text = f"{t.name}: break for {minutes} minute{'s' if minutes != 1 else ''}."
+    url = reverse("tournaments:lobby", args=[t.pk])
+    key = f"t{t.pk}-break-{until.isoformat()}-{table.pk if table is not None else 0}"
+    notices.notify_many(
+        [(user_id, text, url) for user_id in where.values_list("user_id", flat=True)],
+        notices.BREAK,
+        tournament_id=t.pk,
+        key=key,
+    )
+
+
 def finished(t: Tournament) -> None:
     """At the end: each placed player's place and the trophies it won (once per player)."""
     placed = (

@@ -39,8 +39,16 @@ FIELDS = (
     "sit_and_go_seconds",
     "prizes",
     "duplicate",
+    "hand_for_hand",
+    "hand_for_hand_tables",
+    "hand_for_hand_bubble",
+    "break_every",
+    "break_minutes",
+    "late_registration_level",
     "notice",
 )
+DEFAULTED = ("hand_for_hand_tables", "break_every", "break_minutes", "late_registration_level")
+"""Multi-table flow settings an organizer may leave empty: the model's default then."""
 HOUSE_RULE_FIELDS = tuple(
     game_forms.option_field_name(name) for name in engine.OPTIONS if name != "target"
 )
@@ -82,8 +90,9 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
         if instance is None or instance.pk is None:
             initial.setdefault("preset", default_preset())
         super().__init__(*args, **kwargs)
-        if "sit_and_go_seconds" in self.fields:  # empty: the usual countdown
-            self.fields["sit_and_go_seconds"].required = False
+        for name in ("sit_and_go_seconds", *DEFAULTED):  # empty: the usual value
+            if name in self.fields:
+                self.fields[name].required = False
         if isinstance(self.initial.get("prizes"), list):
             self.initial["prizes"] = ", ".join(str(p) for p in self.initial["prizes"])
         self.init_house_rules()
@@ -112,6 +121,22 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
         if value is None:
             return int(Tournament._meta.get_field("sit_and_go_seconds").default)
         return int(value)
+
+    def _defaulted(self, name: str) -> int:
+        value = self.cleaned_data.get(name)
+        return int(Tournament._meta.get_field(name).default if value is None else value)
+
+    def clean_hand_for_hand_tables(self) -> int:
+        return self._defaulted("hand_for_hand_tables")
+
+    def clean_break_every(self) -> int:
+        return self._defaulted("break_every")
+
+    def clean_break_minutes(self) -> int:
+        return self._defaulted("break_minutes")
+
+    def clean_late_registration_level(self) -> int:
+        return self._defaulted("late_registration_level")
 
     def clean_prizes(self) -> list[int]:
         try:

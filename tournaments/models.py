@@ -89,6 +89,28 @@ class Tournament(models.Model):
         default=list, blank=True,
         help_text="Trophies by place, first place first (empty: the default table).",
     )  # fmt: skip
+    # How a multi-table event flows (docs/tournaments.md, "Independent tables").
+    hand_for_hand = models.BooleanField(
+        default=False,
+        help_text="Multi-table: every table waits for the slowest before dealing, from the start.",
+    )
+    hand_for_hand_tables = models.PositiveSmallIntegerField(
+        default=0, help_text="Multi-table: hand-for-hand once this many tables or fewer are left "
+        "(0: never).",
+    )  # fmt: skip
+    hand_for_hand_bubble = models.BooleanField(
+        default=False,
+        help_text="Multi-table: hand-for-hand from the prize bubble (one more player than places "
+        "paid).",
+    )
+    break_every = models.PositiveSmallIntegerField(
+        default=0, help_text="Multi-table: a break after every this many levels (0: no breaks)."
+    )
+    break_minutes = models.PositiveSmallIntegerField(default=5, help_text="Length of a break.")
+    late_registration_level = models.PositiveSmallIntegerField(
+        default=0, help_text="Multi-table: players may still enter until this level ends "
+        "(0: not after the start).",
+    )  # fmt: skip
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+",
@@ -127,6 +149,16 @@ class Tournament(models.Model):
         max_length=64, blank=True, editable=False,
         help_text="Secret the round's deals are derived from (tournaments.duplicate).",
     )  # fmt: skip
+    lock_step = models.BooleanField(
+        default=False, help_text="Running: the tables have switched to hand-for-hand."
+    )
+    break_until = models.DateTimeField(
+        null=True, blank=True, help_text="Running: the event's break (levels by minutes) ends."
+    )
+    break_seconds = models.PositiveIntegerField(
+        default=0, help_text="Break time so far: the level clock does not run during breaks."
+    )
+    breaks_taken = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
@@ -181,6 +213,12 @@ class TournamentTable(models.Model):
         "Entry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         help_text="Who dealt its last settled hand: the deal passes to their left.",
     )  # fmt: skip
+    # Independent tables: each table's own count of hands (``round``), level and break.
+    level = models.PositiveSmallIntegerField(default=0, help_text="The level of its hand.")
+    pcr = models.PositiveIntegerField(default=0, help_text="The PCR of its hand (0: the event's).")
+    settled_at = models.DateTimeField(null=True, blank=True, help_text="Its last hand's end.")
+    break_until = models.DateTimeField(null=True, blank=True, help_text="Its break ends.")
+    breaks_taken = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -220,6 +258,7 @@ class Entry(models.Model):
     duplicate_score = models.FloatField(
         default=0, help_text="Duplicate events: the sum over deals of score minus the average."
     )
+    late = models.BooleanField(default=False, help_text="Entered after the start.")
 
     class Meta:
         verbose_name_plural = "entries"

@@ -44,3 +44,14 @@ def level_at(steps: Sequence[Step], elapsed: float) -> Step:
         if elapsed < used:
             return step
     return ordered[-1]
+
+
+def until_next(steps: Sequence[Step], elapsed: float) -> int | None:
+    """Hands (or minutes) left of the level in force after ``elapsed``; None in the last."""
+    ordered = sorted(steps, key=lambda s: s.number)
+    used = 0.0
+    for step in ordered[:-1]:
+        used += step.duration
+        if elapsed < used:
+            return int(-(-(used - elapsed) // 1))
+    return None

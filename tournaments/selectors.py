@@ -119,9 +119,46 @@ def tables(t: Tournament) -> list[TournamentTable]:
         .select_related("table")
         .annotate(players=Count("entries", filter=Q(entries__status=Entry.Status.PLAYING)))
     )
+    now = timezone.now()
     for tt in found:
         tt.seated = tt.table.num_seats if tt.table is not None else tt.players  # type: ignore[attr-defined]
+        tt.break_ends = break_ends(t, tt, now)  # type: ignore[attr-defined]
+        tt.progress = table_progress(t, tt)  # type: ignore[attr-defined]
     return found
+
+
+def break_ends(t: Tournament, table: TournamentTable | None, now: datetime | None = None) -> Any:
+    """When the break in force ends (the table's own, or the event's); None when playing."""
+    from tournaments import breaks
+
+    now = now or timezone.now()
+    if table is None:
+        return t.break_until if breaks.event_break_left(t, now) > 0 else None
+    if breaks.table_break_left(t, table, now) <= 0:
+        return None
+    return max(b for b in (table.break_until, t.break_until) if b is not None and b > now)
+
+
+def table_progress(t: Tournament, table: TournamentTable) -> Progress | None:
+    """Independent tables with levels by hands: the table's own level and hands to its next
+    PCR (each table counts its own hands). Otherwise the event's (``progress``)."""
+    from tournaments import independent
+
+    if not table.level or t.level_unit != Tournament.LevelUnit.HANDS or not independent.drives(t):
+        return None
+    steps = _steps(t)
+    numbers = [n for n, _p, _d in steps]
+    following = None
+    if table.level in numbers and numbers.index(table.level) + 1 < len(steps):
+        following = steps[numbers.index(table.level) + 1][1]
+    left = independent.hands_to_next_level(t, table)
+    return Progress(table.level, table.pcr, following, left, t.level_unit)
+
+
+def late_registration_open(t: Tournament) -> bool:
+    from tournaments import late_registration
+
+    return late_registration.is_open(t)
 
 
 @dataclass
@@ -356,6 +393,8 @@ def status_text(t: Tournament, entry: Entry) -> str:
     game or a single table tourney, they finish it."""
     if entry.status == Entry.Status.OUT:
         return "Out" if t.is_mtt else "Finished"
+    if t.is_mtt and entry.status == Entry.Status.PLAYING and entry.table_id is None:
+        return "Waiting for a seat"  # a late entrant while every table is full
     return entry.get_status_display()
 
 
@@ -412,7 +451,8 @@ def banner(link: TournamentTable, user: Any) -> dict[str, Any]:
     return {
         "t": t,
         "tournament_table": link,
-        "progress": progress(t),
+        "progress": table_progress(t, link) or progress(t),
+        "break_ends": break_ends(t, link),
         "mine": mine,
         "my_score": score,
         "outcome": my_outcome(t, mine),

@@ -33,7 +33,16 @@ from games import engine
 from games.models import Game, Hand, Seat
 from games.services import managed, shared
 from games.services import tables as tables_service
-from tournaments import balancing, duplicate, prizes, schedule, settlement
+from tournaments import (
+    balancing,
+    breaks,
+    duplicate,
+    independent,
+    late_registration,
+    prizes,
+    schedule,
+    settlement,
+)
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
 
 log = logging.getLogger(__name__)
@@ -147,6 +156,8 @@ def check_settings(tournament: Tournament) -> None:
         raise TournamentError(
             "invalid_duplicate", "Duplicate deals are for multi-table tourneys only."
         )
+    if tournament.break_every and tournament.break_minutes < 1:
+        raise TournamentError("invalid_break", "A break lasts at least one minute.")
     if tournament.is_mtt and tournament.starting_chips < 1:
         raise TournamentError("invalid_chips", "Players need starting chips.")
     try:
@@ -210,6 +221,8 @@ def register(*, tournament_id: int, user: User, now: datetime | None = None) -> 
         raise TournamentError("forbidden", "Bot accounts cannot enter tournaments.")
     with transaction.atomic():
         t = _locked(tournament_id)
+        if late_registration.is_open(t):
+            return _add_entry(t, user, now, late=True)
         if t.status in Tournament.IN_PLAY:
             raise TournamentError("started", "This tournament is already in progress.")
         if t.status != Status.REGISTRATION:
@@ -221,12 +234,19 @@ def register(*, tournament_id: int, user: User, now: datetime | None = None) -> 
         return _add_entry(t, user, now)
 
 
-def _add_entry(t: Tournament, user: User, now: datetime | None = None) -> Entry:
+def _add_entry(
+    t: Tournament, user: User, now: datetime | None = None, *, late: bool = False
+) -> Entry:
     if Entry.objects.filter(tournament=t, user=user).exists():
         raise TournamentError("already_registered", f"{user} is already registered.")
     limit = table_size_limit(t)
     if Entry.objects.filter(tournament=t).count() >= limit:
         raise TournamentError("full", f"This tournament is full ({limit} entrants).")
+    if late:  # seated at a table's next hand boundary (tournaments.late_registration)
+        entry = late_registration.enter(t, user, now or timezone.now())
+        _changed(t.pk)
+        _arm(t.pk)
+        return entry
     entry = Entry.objects.create(tournament=t, user=user)
     _sit_and_go_check(t, now or timezone.now())
     _changed(t.pk)
@@ -251,6 +271,8 @@ def entrant_add(*, tournament_id: int, user: User, now: datetime | None = None) 
     """An organizer adds a player (bot accounts too) before the start, window or not."""
     with transaction.atomic():
         t = _locked(tournament_id)
+        if late_registration.is_open(t):
+            return _add_entry(t, user, now, late=True)
         if t.status not in Tournament.UPCOMING:
             raise TournamentError("started", "Entrants can only be added before the start.")
         return _add_entry(t, user, now)
@@ -391,6 +413,8 @@ def start(
             if t.is_mtt:
                 _stacks(t, entries)
                 round_start(tournament=t, live=live, rng=rng, now=now)
+                if independent.drives(t):  # each table keeps its own level from now on
+                    TournamentTable.objects.filter(tournament=t).update(level=t.level, pcr=t.pcr)
             else:
                 _start_single(t, entries, rng)
         except shared.TableError as exc:
@@ -591,9 +615,8 @@ def _current_level(t: Tournament, now: datetime) -> schedule.Step:
     found = steps(t)
     if t.level_unit == Tournament.LevelUnit.HANDS:
         elapsed = float(t.round - 1)
-    else:
-        started = t.started_at or now
-        elapsed = ((now - started).total_seconds() - t.paused_seconds) / 60
+    else:  # the event's clock, stopped during pauses and breaks
+        elapsed = breaks.clock_minutes(t, now)
     return schedule.level_at(found, elapsed)
 
 
@@ -715,6 +738,8 @@ def _seating_from_the_dealers_left(
     by_id = {e.pk: e for e in playing}
     for pk, members in seating.items():
         last = dealer_seat.get(open_tables[pk].dealer_id, -1)  # type: ignore[arg-type]
+        if last is None:  # the last dealer has left their seat (independent tables)
+            last = -1
         members.sort(key=lambda m: ((by_id[m].seat or 0) <= last, by_id[m].seat or 0, m))
     return seating
 
@@ -1047,6 +1072,8 @@ def _record_failure(tournament_id: int, exc: Exception, now: datetime) -> None:
 def _advance_mtt(t: Tournament, now: datetime) -> bool:
     if t.duplicate and duplicate.round_live(t):
         return False  # chips, standings and ledger would tell a table still playing the deal
+    if independent.drives(t):  # the default: each table deals again on its own
+        return independent.advance(t, now)
     changed = False
     waiting = TournamentTable.objects.filter(
         tournament=t,
@@ -1080,12 +1107,24 @@ def _advance_mtt(t: Tournament, now: datetime) -> bool:
         return changed
     if round_finish(tournament=t, now=now):
         return True
-    left = _pause_left(t, now)
+    left = max(_pause_left(t, now), _round_break_left(t, now))
     if left > 0:  # the last table to finish reads its scores first, like every other table
         _arm(t.pk, countdown=left)
         return changed
     round_start(tournament=t, live=True, now=now)
     return True
+
+
+def _round_break_left(t: Tournament, now: datetime) -> float:
+    """Hand-for-hand: the event's break between rounds, started here when the schedule owes
+    one (after rounds, or on the clock of levels by minutes)."""
+    if not t.break_every:
+        return 0.0
+    minutes = t.level_unit == Tournament.LevelUnit.MINUTES
+    elapsed = breaks.clock_minutes(t, now) if minutes else float(t.round)
+    if breaks.event_break_tick(t, steps(t), elapsed, now):
+        t.save(update_fields=["break_until", "break_seconds", "breaks_taken"])
+    return breaks.event_break_left(t, now)
 
 
 def _pause_left(t: Tournament, now: datetime) -> float:

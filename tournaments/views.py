@@ -62,6 +62,8 @@ def _live_context(request: HttpRequest, t: Tournament) -> dict[str, object]:
         "my_score": shown.score if shown is not None else 0,
         "outcome": selectors.my_outcome(t, mine),
         "progress": selectors.progress(t),
+        "break_ends": selectors.break_ends(t, None),
+        "late_open": selectors.late_registration_open(t),
         "schedule": selectors.level_schedule(t) if t.is_mtt else [],
         "prize_table": selectors.prize_table(t),
         "prizes_default": selectors.prizes_are_default(t),

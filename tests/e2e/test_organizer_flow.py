@@ -238,6 +238,8 @@ def test_a_players_table_banner_follows_the_level_and_their_chips_without_a_relo
 
     def level_three() -> None:
         Tournament.objects.filter(pk=tournament_id).update(level=3, pcr=100, round=5)
+        # independent tables: alice's banner shows her own table's level
+        TournamentTable.objects.filter(tournament_id=tournament_id).update(level=3, pcr=100)
         Entry.objects.filter(tournament_id=tournament_id, user__username="alice").update(chips=1500)
         broadcast.tournament_changed(tournament_id)
 

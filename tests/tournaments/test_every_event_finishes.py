@@ -12,6 +12,10 @@ same seed each round, every table that played is recorded, and the duplicate sco
 comparison of the recorded hands (adding up to 0 per deal); elsewhere duplicate is refused.
 Organizer actions land at random moments: withdrawals before the start, disqualifications,
 pauses and resumes, tables stopped by staff, forced ties, ``advance`` and ``sweep``.
+MTTs flow with independent tables (the default; headless, some tables settle before others),
+hand-for-hand from the start, or hand-for-hand from two tables left; some have breaks (the
+driver's clock jumps a few minutes a step, so they end) and some late registration (bot
+entrants arriving mid-event at random steps, seated at a boundary or waiting).
 
 Each event is either refused (at creation or start, with a sentence for people) or ends:
 finished, or cancelled with a notice when staff stopped a single table's only game. Then every
@@ -29,10 +33,11 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Sum
+from django.utils import timezone
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -41,14 +46,15 @@ from games.models import Game, Hand, Table
 from games.services import bot_turns, shared
 from games.services import tables as tables_service
 from tests.tournaments.conftest import make_tournament
-from tournaments import duplicate, prizes, services
+from tournaments import duplicate, independent, prizes, services
 from tournaments.models import ChipLedger, DuplicateDeal, Entry, Tournament, TournamentTable
 from tournaments.services import Played, TournamentError
 
 EXAMPLES = int(os.environ.get("TOURNEY_EVENTS_EXAMPLES", "100"))
 STEEP = ((1, 5, 1), (2, 20, 1), (3, 100, 1), (4, 1000, 1))
 PRESETS = ("rummy-school", "standard", "classic", "persian", "oklahoma")
-ACTIONS = ("dq", "pause", "resume", "advance", "sweep", "abort", "tie", "tie")
+ACTIONS = ("dq", "pause", "resume", "advance", "sweep", "abort", "tie", "tie", "late", "late")
+FLOWS = ("independent", "hand_for_hand", "from_two_tables")
 
 
 @dataclass
@@ -67,6 +73,9 @@ class Event:
     sit_and_go: bool = False
     prizes: list[int] = field(default_factory=list)
     duplicate: bool = False
+    flow: str = "independent"
+    break_every: int = 0
+    late_level: int = 0
 
 
 @st.composite
@@ -108,6 +117,9 @@ def events(draw: st.DrawFn) -> Event:
                 st.lists(st.integers(0, 100), max_size=6).map(lambda p: sorted(p, reverse=True)),
             )
         ),
+        flow=draw(st.sampled_from(FLOWS)),
+        break_every=draw(st.sampled_from([0, 0, 1, 2])),
+        late_level=draw(st.sampled_from([0, 2, 4])) if mtt else 0,
     )
 
 
@@ -143,6 +155,11 @@ def run(event: Event) -> str:
         duplicate=event.duplicate,
         # a multi-table sit-and-go's seat cap: the field drawn, so withdrawals leave it short
         max_entrants=event.entrants if event.sit_and_go and event.format == "mtt" else 1000,
+        hand_for_hand=event.flow == "hand_for_hand",
+        hand_for_hand_tables=2 if event.flow == "from_two_tables" else 0,
+        break_every=event.break_every,
+        break_minutes=2,
+        late_registration_level=event.late_level,
     )
     try:
         services.check_settings(t)
@@ -207,6 +224,11 @@ class Driver:
         self.t, self.event, self.rng, self.live = t, event, rng, live
         self.aborted_single = False
         self.ties = False
+        self.minutes = 0.0  # the driver's clock runs ahead of the wall's, so breaks end
+        self.late = 0
+
+    def now(self) -> datetime:
+        return timezone.now() + timedelta(minutes=self.minutes)
 
     def play(self, max_steps: int = 5_000) -> None:
         idle = 0
@@ -220,6 +242,7 @@ class Driver:
             if self.t.status == Tournament.Status.PAUSED and step > 40:
                 services.resume(tournament_id=self.t.pk)
             moved = self.step()
+            self.minutes += 1.5
             if self.t.is_mtt:
                 check_chips(self.t)
             idle = 0 if moved else idle + 1
@@ -228,6 +251,8 @@ class Driver:
 
     def step(self) -> bool:
         if self.t.is_mtt and not self.live:
+            if independent.drives(self.t):
+                return self.headless_independent()
             return self.headless_round()
         moved = False
         for table_id, version in Table.objects.filter(pk__in=self.live_table_ids()).values_list(
@@ -235,9 +260,44 @@ class Driver:
         ):
             moved |= bot_turns.play_one(table_id, version, rng=self.rng)
         if not moved:
-            moved = services.advance(tournament_id=self.t.pk)
+            moved = services.advance(tournament_id=self.t.pk, now=self.now())
         self.t.refresh_from_db()
-        return moved or self.t.status in Tournament.OVER
+        return moved or self.t.status in Tournament.OVER or self.resting()
+
+    def resting(self) -> bool:
+        """On a break the event waits for the clock, which the driver moves on."""
+        now = self.now()
+        tables = TournamentTable.objects.filter(tournament=self.t, status="open")
+        rest = [self.t.break_until, *tables.values_list("break_until", flat=True)]
+        return any(b is not None and b > now - timedelta(minutes=3) for b in rest)
+
+    def headless_independent(self) -> bool:
+        """Independent tables headless: some in-play tables end their hand, then the free
+        tables are rebalanced and deal (no pause: the driver's clock stands for it)."""
+        now = self.now()
+        with transaction.atomic():
+            t = Tournament.objects.select_for_update().get(pk=self.t.pk)
+            if t.status != Tournament.Status.RUNNING:
+                return t.status == Tournament.Status.PAUSED
+            in_play = [
+                tt
+                for tt in TournamentTable.objects.filter(tournament=t, status="open")
+                if tt.round > tt.settled_round
+            ]
+            ending = [tt for tt in in_play if self.rng.random() < 0.6] or in_play[:1]
+            for table in ending:
+                seated = list(
+                    Entry.objects.filter(
+                        table=table, status=Entry.Status.PLAYING, seat__isnull=False
+                    ).order_by("seat")
+                )
+                played = [self.played(e) for e in seated]
+                independent.settle(t, table, played, services.DEALER_SEAT, now)
+            independent.place_the_out(t)
+            if independent.end_if_over(t, now):
+                return True
+            independent.boundaries(t, now, live=False, pause_left=lambda table, at: 0.0)
+        return True
 
     def live_table_ids(self) -> list[int]:
         return list(
@@ -303,6 +363,19 @@ class Driver:
                     assert refused.code == "finished"
                 else:
                     self.aborted_single = not t.is_mtt
+        elif kind == "late" and t.status in Tournament.IN_PLAY:
+            from accounts.models import User
+
+            self.late += 1
+            user = User.objects.create(
+                username=f"late{t.pk}x{self.late}", display_name=f"Late {self.late}", is_bot=True
+            )
+            try:
+                entry = services.entrant_add(tournament_id=t.pk, user=user)
+            except TournamentError as refused:  # closed after its level, or full
+                assert refused.code in ("started", "full")
+            else:
+                assert entry.late and entry.chips == t.starting_chips
         elif kind == "tie":
             self.ties = True
             if not t.is_mtt:

@@ -169,6 +169,8 @@ def test_the_banner_fragment_follows_the_level_without_a_reload():
     page = client.get(reverse("table_detail", args=[entry.table.table_id])).content.decode()
     assert f'data-banner-url="{url}"' in page
     Tournament.objects.filter(pk=t.pk).update(level=3, pcr=100, round=5)
+    # independent tables: the banner shows its own table's level (each counts its own hands)
+    TournamentTable.objects.filter(pk=entry.table_id).update(level=3, pcr=100, round=5)
     Entry.objects.filter(pk=entry.pk).update(chips=1234)
     fragment = client.get(url).content.decode()
     assert "Level 3 · PCR 100 · next: last level" in fragment and "1234" in fragment

@@ -63,3 +63,26 @@ def test_simulate_tournament_duplicate_compares_every_rounds_deals(db):
     assert any(e.duplicate_score for e in Entry.objects.filter(tournament=t))
     assert "duplicate: " in out.getvalue()
     assert sum(Entry.objects.filter(tournament=t).values_list("chips", flat=True)) == 16_000
+
+
+def test_simulate_independent_compares_both_flows_on_a_virtual_clock(db):
+    out = io.StringIO()
+    call_command(
+        "simulate_tournament",
+        "--entrants",
+        "16",
+        "--seed",
+        "2",
+        "--independent",
+        stdout=out,
+        stderr=io.StringIO(),
+    )
+    text = out.getvalue()
+    assert "hand durations (moves x 1.2 s" in text
+    assert "hand-for-hand: wall" in text and "independent tables: wall" in text
+    assert text.count("idle per table per hand (beyond the pause)") == 2
+    events = Tournament.objects.all()
+    assert [t.status for t in events] == [Tournament.Status.FINISHED] * 2
+    assert sorted(t.hand_for_hand for t in events) == [False, True]
+    for t in events:
+        assert sum(Entry.objects.filter(tournament=t).values_list("chips", flat=True)) == 16_000

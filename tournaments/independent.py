@@ -1,0 +1,398 @@
+"""Independent tables: each multi-table table deals again as soon as its own hand is settled.
+
+The default flow of an MTT (``Tournament.hand_for_hand`` off). A table's ``round`` counts its
+own hands and ``settled_round`` the ones settled, so it is between hands ("at a boundary")
+when the two are equal. After the between-hands pause (``games.services.clock``: it ends early when
+every connected person said Ready) and any break, the free tables are rebalanced together
+(``boundary_plan``: a table in play is never touched) and each deals its next hand.
+
+Levels by hands count each table's own hands (its ``level`` and ``pcr`` are the ones of its
+hand); levels by minutes follow the event's clock. Players out at different tables are placed
+by the moment they went out (the end of the hand that took their last chip); out at the same
+moment, by their chips before that hand.
+
+The organizer may ask for hand-for-hand from the start, from a number of tables left, or from
+the prize bubble: once due, no table deals again until every table is between hands; then the
+tables are put on one round number and the lock-step flow of ``services`` (``round_start`` /
+``hand_settle`` / ``round_finish``) takes over for the rest of the event.
+
+The same calls drive live tables (``advance``, from ``services.advance``) and the headless
+simulation (``settle`` and ``boundaries(live=False)``, with a virtual clock).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from games import services as games
+from games.models import Game, Hand
+from tournaments import announce, boundary_plan, breaks, prizes, schedule, settlement
+from tournaments.models import Entry, Tournament, TournamentTable
+
+Open = TournamentTable.Status.OPEN
+
+
+def drives(t: Tournament) -> bool:
+    """Whether this flow runs the event now (else the lock-step rounds of ``services``).
+    A duplicate event always plays in rounds: every table must hold the same deal at once."""
+    if not t.is_mtt or t.hand_for_hand or t.duplicate:
+        return False
+    if not t.lock_step:
+        return True
+    # switching to hand-for-hand: until every open table is on the event's round
+    return TournamentTable.objects.filter(tournament=t, status=Open).exclude(round=t.round).exists()
+
+
+def hand_for_hand_due(t: Tournament, tables: int, players_left: int) -> bool:
+    """The organizer's point for hand-for-hand: a number of tables, or the prize bubble."""
+    if t.hand_for_hand or (t.hand_for_hand_tables and tables <= t.hand_for_hand_tables):
+        return True
+    if t.hand_for_hand_bubble:
+        field = Entry.objects.filter(tournament=t).count()
+        paid = sum(1 for p in prizes.table_for(t.prizes, field) if p > 0)
+        return players_left <= paid + 1
+    return False
+
+
+# --- settling one table's hand ---------------------------------------------------------------
+
+
+def settle(
+    t: Tournament,
+    table: TournamentTable,
+    played: Sequence[object],
+    dealer: int,
+    at: datetime,
+    hand: Hand | None = None,
+) -> list[settlement.Transfer]:
+    """Settle one table's hand with that table's level and hand number (``services.hand_settle``
+    reads them from the tournament, so it is given a copy carrying the table's)."""
+    from tournaments import services
+
+    view = copy.copy(t)
+    view.round = table.round
+    if table.pcr:
+        view.level, view.pcr = table.level, table.pcr
+    transfers = services.hand_settle(
+        tournament=view,
+        table=table,
+        played=played,
+        dealer=dealer,
+        hand=hand,
+        now=at,  # type: ignore[arg-type]
+    )
+    table.settled_at = at
+    TournamentTable.objects.filter(pk=table.pk).update(settled_at=at)
+    return transfers
+
+
+def place_the_out(t: Tournament) -> int:
+    """Give a place to everyone out and not yet placed: those out later rank better; out at
+    the same moment, more chips before that hand rank better (equal: the same place).
+
+    Players already placed who went out at the same moment (another table's hand ending at
+    the same instant, settled just before) are placed again with them.
+    """
+    fresh = list(Entry.objects.filter(tournament=t, status=Entry.Status.OUT, place__isnull=True))
+    if not fresh:
+        return 0
+    moments = {e.out_at for e in fresh if e.out_at is not None}
+    same = Entry.objects.filter(
+        tournament=t, status=Entry.Status.OUT, place__isnull=False, out_at__in=moments
+    )
+    group = fresh + list(same)
+    remaining = Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
+    for e in group:
+        place = remaining + 1 + sum(1 for o in group if _better(o, e))
+        Entry.objects.filter(pk=e.pk).update(place=place, table=None)
+    return len(fresh)
+
+
+def _better(a: Entry, b: Entry) -> bool:
+    if a.out_at != b.out_at:
+        return a.out_at is not None and (b.out_at is None or a.out_at > b.out_at)
+    return a.chips_before_out > b.chips_before_out
+
+
+def end_if_over(t: Tournament, now: datetime) -> bool:
+    """Too few left for a table, and no hand in play: place the rest by chips, finish."""
+    from tournaments import services
+
+    remaining = Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
+    if remaining >= max(2, services.preset_seats(t)[0]):
+        return False
+    if _in_play(t).exists():
+        return False
+    services._end_mtt(t, now)
+    return True
+
+
+def _in_play(t: Tournament):  # type: ignore[no-untyped-def]
+    from django.db.models import F
+
+    return TournamentTable.objects.filter(tournament=t, status=Open, round__gt=F("settled_round"))
+
+
+# --- live tables -----------------------------------------------------------------------------
+
+
+def advance(t: Tournament, now: datetime) -> bool:
+    """Live: settle every table whose game ended, then deal where the table is free."""
+    from tournaments import services
+
+    changed = False
+    finished: list[tuple[datetime, TournamentTable, Game, Hand]] = []
+    for table in _in_play(t).filter(table__isnull=False):
+        game = Game.objects.filter(table_id=table.table_id).order_by("-number").first()
+        if game is None or game.status == Game.Status.PLAYING:
+            continue
+        hand = Hand.objects.filter(game=game).order_by("-number").first()
+        if game.status != Game.Status.FINISHED or hand is None or not hand.result:
+            # Stopped by staff: no chips move, the table closes, its players wait for a seat.
+            table.settled_round = table.round
+            table.status = TournamentTable.Status.BROKEN
+            table.save(update_fields=["settled_round", "status"])
+            Entry.objects.filter(table=table, status=Entry.Status.PLAYING).update(
+                table=None, seat=None
+            )
+            changed = True
+            continue
+        finished.append((hand.finished_at or now, table, game, hand))
+    finished.sort(key=lambda f: (f[0], f[1].number))
+    for at, table, game, hand in finished:
+        settle(t, table, services._played(t, table, game, hand), hand.dealer, at, hand=hand)
+        changed = True
+    if finished:
+        place_the_out(t)
+    if end_if_over(t, now):
+        return True
+    dealt, wait = boundaries(t, now, live=True)
+    if wait > 0:
+        services._arm(t.pk, countdown=wait)
+    return changed or bool(dealt)
+
+
+def _live_pause_left(table: TournamentTable, now: datetime) -> float:
+    from games.services import clock
+
+    if table.table_id is None:
+        return 0.0
+    return clock.table_pause_left(table.table_id, now)
+
+
+# --- between hands ---------------------------------------------------------------------------
+
+
+def boundaries(
+    t: Tournament,
+    now: datetime,
+    *,
+    live: bool,
+    pause_left: Callable[[TournamentTable, datetime], float] | None = None,
+    rng: random.Random | None = None,
+) -> tuple[list[TournamentTable], float]:
+    """Rebalance the free tables and deal their next hands.
+
+    Returns the tables dealt (headless: the caller plays them) and the seconds until the
+    next table is due to be free again (a pause or break ending; 0: none). ``pause_left``
+    tells the between-hands pause of a table (live: ``games.services.clock``; the headless
+    simulation passes its virtual clock's).
+    """
+    from tournaments import services
+
+    pause_left = pause_left or _live_pause_left
+    steps = services.steps(t)
+    fields: list[str] = []
+    if t.level_unit == Tournament.LevelUnit.MINUTES and breaks.event_break_tick(
+        t, steps, breaks.clock_minutes(t, now), now
+    ):
+        fields += ["break_until", "break_seconds", "breaks_taken"]
+        if t.break_until is not None:
+            _tell_break(t, None)
+    tables = list(TournamentTable.objects.filter(tournament=t, status=Open))
+    if not t.lock_step and hand_for_hand_due(t, len(tables), _players_left(t)):
+        t.lock_step = True
+        fields.append("lock_step")
+    if fields:
+        t.save(update_fields=fields)
+    at_boundary = [tt for tt in tables if tt.round == tt.settled_round]
+    if t.lock_step:
+        if len(at_boundary) == len(tables):  # everyone between hands: one round number
+            top = max((tt.round for tt in tables), default=t.round)
+            t.round = max(t.round, top)
+            t.save(update_fields=["round"])
+            TournamentTable.objects.filter(pk__in=[tt.pk for tt in tables]).update(
+                round=t.round, settled_round=t.round
+            )
+            if live:
+                services._arm(t.pk)
+        return [], 0.0
+    wait = 0.0
+    ready: list[TournamentTable] = []
+    for table in at_boundary:
+        if t.level_unit == Tournament.LevelUnit.HANDS and breaks.table_break_tick(
+            t, table, steps, now
+        ):
+            table.save(update_fields=["break_until", "breaks_taken"])
+            _tell_break(t, table)
+        rest = breaks.table_break_left(t, table, now)
+        pause = pause_left(table, now)
+        if rest > 0 or pause > 0:
+            wait = max(rest, pause) if not wait else min(wait, max(rest, pause))
+            continue
+        ready.append(table)
+    if not ready:
+        return [], wait
+    playing = list(  # only what the plan needs: the users are read for the tables dealt
+        Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).only(
+            "id", "tournament_id", "user_id", "table_id", "seat", "registered_at", "status"
+        )
+    )
+    return _rebalance_and_deal(t, tables, ready, playing, now, live=live, rng=rng), wait
+
+
+def _players_left(t: Tournament) -> int:
+    if not t.hand_for_hand_bubble:
+        return 0  # not needed: only the bubble counts players
+    return Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
+
+
+def _rebalance_and_deal(
+    t: Tournament,
+    tables: list[TournamentTable],
+    ready: list[TournamentTable],
+    playing: list[Entry],
+    now: datetime,
+    *,
+    live: bool,
+    rng: random.Random | None,
+) -> list[TournamentTable]:
+    from tournaments import services
+
+    ready_ids = {tt.pk for tt in ready}
+    by_table = {tt.pk: tt for tt in tables}
+    order = services._seating_from_the_dealers_left(
+        {pk: tt for pk, tt in by_table.items()}, [e for e in playing if e.seat is not None]
+    )
+    joining: dict[int, list[int]] = {pk: [] for pk in by_table}
+    waiting: list[int] = []
+    for e in sorted(playing, key=lambda e: (e.registered_at, e.pk)):
+        if e.table_id not in by_table:
+            waiting.append(e.pk)
+        elif e.seat is None:
+            joining[e.table_id].append(e.pk)
+    minimum, maximum = services.preset_seats(t)
+    plan = boundary_plan.plan(
+        [boundary_plan.TableNow(pk, order[pk], joining[pk], pk in ready_ids) for pk in by_table],
+        waiting,
+        t.seats_per_table,
+        minimum,
+        maximum,
+    )
+    if plan.broken:
+        TournamentTable.objects.filter(pk__in=plan.broken).update(
+            status=TournamentTable.Status.BROKEN
+        )
+    number = TournamentTable.objects.filter(tournament=t).count()
+    for key in sorted((k for k in plan.seating if k < 0), reverse=True):
+        number += 1
+        made = services._new_table(t, number, max(2, len(plan.seating[key])), live=live)
+        by_table[key] = made
+    by_id = {e.pk: e for e in playing}
+    before = {e.pk: e.table_id for e in playing}
+    for key, members in plan.joining.items():
+        Entry.objects.filter(pk__in=members).update(table=by_table[key], seat=None)
+        for pk in members:
+            by_id[pk].table_id = by_table[key].pk
+    if plan.waiting:
+        Entry.objects.filter(pk__in=plan.waiting).update(table=None, seat=None)
+    steps = services.steps(t)
+    moved_in: list[Entry] = []
+    reseated: list[Entry] = []
+    for key, members in plan.seating.items():
+        table = by_table[key]
+        for seat, pk in enumerate(members):
+            e = by_id[pk]
+            if e.table_id != table.pk:
+                e.table_id = table.pk
+                moved_in.append(e)
+            if e.seat != seat:
+                e.seat = seat
+                reseated.append(e)
+    services._write_seats(moved_in, reseated)  # one UPDATE per table and per seat number
+    dealt: list[TournamentTable] = []
+    for key, members in plan.seating.items():
+        if len(members) < minimum:
+            continue  # short: waits for players
+        table = by_table[key]
+        _deal(t, table, members, steps, now, live=live)
+        dealt.append(table)
+    top = max((tt.round for tt in dealt), default=0)
+    levels = [tt.level for tt in dealt if tt.level]
+    if top > t.round or (levels and max(levels) > t.level):
+        t.round = max(t.round, top)
+        best = max(dealt, key=lambda tt: tt.level)
+        if best.level > t.level:
+            t.level, t.pcr = best.level, best.pcr
+        t.save(update_fields=["round", "level", "pcr"])
+    moved = [pk for pk in by_id if by_id[pk].table_id and by_id[pk].table_id != before[pk]]
+    if moved:
+        announce.moved_at_boundary(t, moved, live=live)
+    return dealt
+
+
+def level_for(
+    t: Tournament, table: TournamentTable, steps: Sequence[schedule.Step], now: datetime
+) -> schedule.Step:
+    """The level of the table's next hand: its own hands played, or the event's clock."""
+    if t.level_unit == Tournament.LevelUnit.HANDS:
+        return schedule.level_at(steps, float(table.round))
+    return schedule.level_at(steps, breaks.clock_minutes(t, now))
+
+
+def _deal(
+    t: Tournament,
+    table: TournamentTable,
+    members: list[int],
+    steps: Sequence[schedule.Step],
+    now: datetime,
+    *,
+    live: bool,
+) -> None:
+    """Deal the table's next hand to ``members`` (entry ids, in seat order)."""
+    from tournaments import services
+
+    step = level_for(t, table, steps, now)
+    table.round += 1
+    table.level, table.pcr = step.number, step.pcr
+    table.break_until = None
+    TournamentTable.objects.filter(pk=table.pk).update(
+        round=table.round, level=table.level, pcr=table.pcr, break_until=None
+    )
+    if live and table.table_id is not None:
+        entries = Entry.objects.select_related("user").in_bulk(members)
+        seated = [entries[pk] for pk in members]
+        games.managed_game_start(
+            table_id=table.table_id,
+            players=[e.user for e in seated],
+            hands_per_game=1,
+            autoplay=services._autoplay_users(t, seated),
+            dealer=services.DEALER_SEAT,
+        )
+
+
+def _tell_break(t: Tournament, table: TournamentTable | None) -> None:
+    announce.on_break(t, table)
+
+
+def hands_to_next_level(t: Tournament, table: TournamentTable) -> int | None:
+    """Levels by hands: how many hands this table plays at its PCR from now, the one in play
+    included (None: levels by minutes, or the last level)."""
+    from tournaments import services
+
+    if t.level_unit != Tournament.LevelUnit.HANDS:
+        return None
+    return schedule.until_next(services.steps(t), float(table.settled_round))
