@@ -27,8 +27,8 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from games import services as games
 from games.models import Game, Hand
+from games.services import managed
 from tournaments import announce, boundary_plan, breaks, prizes, schedule, settlement
 from tournaments.models import Entry, Tournament, TournamentTable
 
@@ -375,7 +375,7 @@ def _deal(
     if live and table.table_id is not None:
         entries = Entry.objects.select_related("user").in_bulk(members)
         seated = [entries[pk] for pk in members]
-        games.managed_game_start(
+        managed.managed_game_start(
             table_id=table.table_id,
             players=[e.user for e in seated],
             hands_per_game=1,

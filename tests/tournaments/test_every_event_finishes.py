@@ -316,8 +316,12 @@ class Driver:
                 tournament=t, status=TournamentTable.Status.OPEN, round=t.round
             ).filter(settled_round__lt=t.round)
             for table in tables:
+                # a player moved here at the last independent boundary sits down at the next
+                # one (seat None): not in this hand, as a live table's game would not hold them
                 seated = list(
-                    Entry.objects.filter(table=table, status=Entry.Status.PLAYING).order_by("seat")
+                    Entry.objects.filter(
+                        table=table, status=Entry.Status.PLAYING, seat__isnull=False
+                    ).order_by("seat")
                 )
                 services.hand_settle(
                     tournament=t,
