@@ -21,3 +21,10 @@ hand_pause_over = Signal()
 # manager moves them); others return None. Sent with send(), so a receiver's error is the
 # page's error, like any other bug in rendering it.
 managed_table_banner = Signal()
+
+# Asked by the game review (games.review_requests) about a finished game: kwargs game
+# (games.models.Game). A receiver that runs the game's table answers "on_request" (reviewed
+# only when someone asks from the replay page: one-hand tournament games, duplicate rounds) or
+# "not_yet" (not even on request for now: a duplicate deal still played at other tables);
+# others return None, and the site reviews the game by itself.
+review_policy = Signal()

@@ -453,12 +453,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.status != Game.Status.FINISHED:
         raise Http404("This game is not over.")
     table = game.table
-    seat = (
-        Seat.objects.filter(table=table, user_id=_user_id(request)).exists()
-        if request.user.is_authenticated
-        else False
-    )
-    if not _may_see(request, table, seat):
+    if not _may_see_game(request, game):
         raise Http404("No such game.")
     names = [p.get("name", f"Seat {i + 1}") for i, p in enumerate(game.players)]
     hands = list(game.hands.order_by("number"))
@@ -499,6 +494,16 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "steps": steps,
         },
     )
+
+
+def _may_see_game(request: HttpRequest, game: Game) -> bool:
+    """Whoever may see the table may see its finished games' replays (and their review)."""
+    seated = (
+        Seat.objects.filter(table=game.table, user_id=_user_id(request)).exists()
+        if request.user.is_authenticated
+        else False
+    )
+    return _may_see(request, game.table, seated)
 
 
 def _player_urls(players: list[dict[str, Any]]) -> list[str | None]:
@@ -543,14 +548,20 @@ def _chosen_hand(request: HttpRequest, hands: list[Hand]) -> Hand | None:
 @login_required
 @require_POST
 def game_review_request(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A player of a finished game asks for its review (tournament games are reviewed only on
-    request); a review already asked for or done is left as it is."""
+    """Someone who may see a finished game's replay asks for its review (one-hand tournament
+    games and duplicate rounds are reviewed only on request); a review already asked for or
+    done is left as it is. games.review_requests says who may ask and when."""
+    from games import review_requests
+
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     if game.status != Game.Status.FINISHED:
         raise Http404("This game is not over.")
-    if request.user.pk not in {player.get("user") for player in game.players}:
-        messages.error(request, "Only the game's players can ask for its review.")
+    if not _may_see_game(request, game):
+        raise Http404("No such game.")
+    refused = review_requests.refusal(game, request.user.pk)
+    if refused is not None:
+        messages.error(request, refused)
         return redirect("game_detail", game_id=game.pk)
-    game_reviews.request_on_demand(game)
+    game_reviews.request_on_demand(game, request.user.pk)
     messages.success(request, "The review is on its way: this page shows its progress.")
     return redirect("game_detail", game_id=game.pk)

@@ -47,6 +47,9 @@ def connect() -> None:
     signals.hand_finished.connect(on_hand_finished, dispatch_uid="tournaments.hand_finished")
     signals.hand_pause_over.connect(on_hand_pause_over, dispatch_uid="tournaments.pause_over")
     signals.managed_table_banner.connect(table_banner, dispatch_uid="tournaments.table_banner")
+    from tournaments.review_policy import on_review_policy
+
+    signals.review_policy.connect(on_review_policy, dispatch_uid="tournaments.review_policy")
 
 
 def table_banner(sender: Any, *, table: Any, user: Any, **kwargs: Any) -> str | None:
