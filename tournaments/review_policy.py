@@ -19,6 +19,7 @@ from typing import Any
 from games.models import Game
 from tournaments.models import Tournament, TournamentTable
 
+
 def on_review_policy(sender: Any, *, game: Game, **kwargs: Any) -> str | None:
     link = (
         TournamentTable.objects.filter(table_id=game.table_id).select_related("tournament").first()
