@@ -120,3 +120,27 @@ def test_a_game_its_manager_holds_back_is_refused_until_it_lets_go(
         assert sent == [(game.pk,)]
     finally:
         signals.review_policy.disconnect(dispatch_uid="test.review_policy")
+
+
+def test_a_private_tables_review_is_shown_only_to_those_who_may_see_its_replay(alice, bob, client):
+    from games import game_reviews
+
+    game = finished_game(alice, hands=1)
+    Table.objects.filter(pk=game.table_id).update(is_private=True)
+    game_reviews.request_review(game, deals=4)
+    game_reviews.run_review(game.pk)
+    url = reverse("game_detail", args=[game.pk])
+    client.force_login(bob)
+    assert client.get(url).status_code == 404
+    client.force_login(alice)  # the host
+    assert "Game review" in client.get(url).text
+
+
+def test_an_unfinished_game_is_not_reviewed(alice):
+    from games import game_reviews
+
+    game = finished_game(alice, hands=1)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.PLAYING)
+    assert game_reviews.run_review(game.pk) is None
+    assert not GameReview.objects.exists()
+    assert review_requests.policy(Game.objects.get(pk=game.pk)) == review_requests.NOT_REVIEWED
