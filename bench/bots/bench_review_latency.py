@@ -30,6 +30,7 @@ import os
 import platform
 import random
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -237,6 +238,8 @@ def main() -> None:
     parser.add_argument("--review-games", type=int, default=60)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    # A SIGTERM ends the run through ``finally``, which stops the workers it started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     env = {
         **os.environ,
