@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine, secrecy
+from games import engine
 from games.models import Game, GameReview, Hand
 from games.review import Budget, review_game
 
@@ -35,13 +35,11 @@ def human_seats(game: Game) -> list[int]:
 
 
 def wants_review(game: Game) -> bool:
-    """A finished game with a human seat, at a table the site hosts (tournament tables are
-    reviewed only on request)."""
-    return (
-        game.status == Game.Status.FINISHED
-        and bool(human_seats(game))
-        and not getattr(game.table, "managed", False)
-    )
+    """A finished game with a human seat that the site reviews without being asked
+    (games.review_requests: one-hand tournament games and duplicate rounds wait for a request)."""
+    from games import review_requests
+
+    return review_requests.policy(game) == review_requests.AUTO
 
 
 def finished_hands(game: Game) -> list[tuple[int, engine.HandState]]:
@@ -50,7 +48,13 @@ def finished_hands(game: Game) -> list[tuple[int, engine.HandState]]:
     return [(hand.number, engine.state_from_json(hand.state)) for hand in hands]
 
 
-def request_review(game: Game, *, seed: str | None = None, deals: int | None = None) -> GameReview:
+def request_review(
+    game: Game,
+    *,
+    seed: str | None = None,
+    deals: int | None = None,
+    requested_by: int | None = None,
+) -> GameReview:
     """The review row of ``game``, created pending if there is none yet (computed once)."""
     budget = Budget() if deals is None else Budget.scaled(deals)
     review, _created = GameReview.objects.get_or_create(
@@ -59,6 +63,7 @@ def request_review(game: Game, *, seed: str | None = None, deals: int | None = N
             "seats": human_seats(game),
             "seed": seed if seed is not None else f"{DEFAULT_SEED}/{game.pk}",
             "deals": budget.deals,
+            "requested_by_id": requested_by,
         },
     )
     return review
@@ -190,17 +195,18 @@ def replay_context(
     """The review part of the replay page: status or progress, each player's accuracy and
     costliest decisions, and for the chosen hand the chart; ``steps`` (display.replay_steps)
     get each reviewed move's verdict under ``step["review"]``."""
+    from games import review_requests
     from games.ratings import charts
 
     review = GameReview.objects.filter(game=game).first()
-    players = {player.get("user") for player in game.players or []}
+    asking = review is None and user_id is not None
+    found = review_requests.policy(game) if asking else None
     context: dict[str, Any] = {
         "review": review,
         "review_players": [],
         "review_chart": "",
-        "may_request_review": review is None
-        and user_id in players - {None}
-        and secrecy.review_allowed(game),
+        "may_request_review": found in (review_requests.AUTO, review_requests.ON_REQUEST),
+        "review_not_yet": found == review_requests.NOT_YET,
     }
     shown = replay_review(review, hand_number) if hand_number is not None else None
     if shown is None:
@@ -227,13 +233,14 @@ def replay_context(
     return context
 
 
-def request_on_demand(game: Game) -> GameReview:
-    """A player asked for the review (the replay page's button): queue it unless it exists."""
+def request_on_demand(game: Game, user_id: int | None = None) -> GameReview:
+    """Someone asked for the review (the replay page's button; games.review_requests says
+    whether they may): queue it unless it exists."""
     from games import tasks
 
     existing = GameReview.objects.filter(game=game).first()
     if existing is not None:
         return existing
-    review = request_review(game)
+    review = request_review(game, requested_by=user_id)
     transaction.on_commit(lambda: tasks.review_game.apply_async((game.pk,), queue="review"))
     return review

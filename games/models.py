@@ -475,6 +475,10 @@ class GameReview(models.Model):
     hands_total = models.PositiveSmallIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     error = models.CharField(max_length=300, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", help_text="Who asked for it from the replay page (its rate limit).",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -36,11 +36,6 @@ def refusal(table_id: int, user: Any) -> str | None:
     return None
 
 
-def review_allowed(game: Any) -> bool:
-    """The game may be reviewed (and replayed): nothing of it is held back."""
-    return not held_back(getattr(game, "pk", None))
-
-
 def hold_back_view(view: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
     """A hand-end view without the seed, the hands but ``seat``'s own, and the other seats'
     per-card score lines (the figures stay: the score sheet needs them)."""

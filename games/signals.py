@@ -49,3 +49,10 @@ chat_posted = Signal()
 # Sent inside the transaction that finished a game: receivers wait for its commit themselves
 # (ratings and the review are armed with transaction.on_commit). kwargs: game_id.
 game_finished = Signal()
+
+# Asked by the game review (games.review_requests) about a finished game: kwargs game
+# (games.models.Game). A receiver that runs the game's table answers "on_request" (reviewed
+# only when someone asks from the replay page: one-hand tournament games, duplicate rounds) or
+# "not_yet" (not even on request for now: a duplicate deal still played at other tables);
+# others return None, and the site reviews the game by itself.
+review_policy = Signal()

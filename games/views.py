@@ -451,12 +451,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.status != Game.Status.FINISHED:
         raise Http404("This game is not over.")
     table = game.table
-    seat = (
-        Seat.objects.filter(table=table, user_id=_user_id(request)).exists()
-        if request.user.is_authenticated
-        else False
-    )
-    if not _may_see(request, table, seat):
+    if not _may_see_game(request, game):
         raise Http404("No such game.")
     if secrecy.held_back(game.pk):
         return render(request, "games/game_held_back.html", {"game": game}, status=403)
@@ -504,6 +499,16 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     )
 
 
+def _may_see_game(request: HttpRequest, game: Game) -> bool:
+    """Whoever may see the table may see its finished games' replays (and their review)."""
+    seated = (
+        Seat.objects.filter(table=game.table, user_id=_user_id(request)).exists()
+        if request.user.is_authenticated
+        else False
+    )
+    return _may_see(request, game.table, seated)
+
+
 def _player_urls(players: list[dict[str, Any]]) -> list[str | None]:
     """Each seat's public page, from the account's current name (None when it is gone).
 
@@ -546,17 +551,20 @@ def _chosen_hand(request: HttpRequest, hands: list[Hand]) -> Hand | None:
 @login_required
 @require_POST
 def game_review_request(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A player of a finished game asks for its review (tournament games are reviewed only on
-    request); a review already asked for or done is left as it is."""
+    """Someone who may see a finished game's replay asks for its review (one-hand tournament
+    games and duplicate rounds are reviewed only on request); a review already asked for or
+    done is left as it is. games.review_requests says who may ask and when."""
+    from games import review_requests
+
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     if game.status != Game.Status.FINISHED:
         raise Http404("This game is not over.")
-    if request.user.pk not in {player.get("user") for player in game.players}:
-        messages.error(request, "Only the game's players can ask for its review.")
+    if not _may_see_game(request, game):
+        raise Http404("No such game.")
+    refused = review_requests.refusal(game, request.user.pk)
+    if refused is not None:
+        messages.error(request, refused)
         return redirect("game_detail", game_id=game.pk)
-    if not secrecy.review_allowed(game):
-        messages.error(request, "This deal is still being played at other tables.")
-        return redirect("game_detail", game_id=game.pk)
-    game_reviews.request_on_demand(game)
+    game_reviews.request_on_demand(game, request.user.pk)
     messages.success(request, "The review is on its way: this page shows its progress.")
     return redirect("game_detail", game_id=game.pk)

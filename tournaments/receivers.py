@@ -49,6 +49,9 @@ def connect() -> None:
     signals.managed_table_banner.connect(table_banner, dispatch_uid="tournaments.table_banner")
     secrecy.deal_held_back.connect(deal_held_back, dispatch_uid="tournaments.deal_held_back")
     secrecy.watch_refused.connect(watch_refused, dispatch_uid="tournaments.watch_refused")
+    from tournaments.review_policy import on_review_policy
+
+    signals.review_policy.connect(on_review_policy, dispatch_uid="tournaments.review_policy")
 
 
 def table_banner(sender: Any, *, table: Any, user: Any, **kwargs: Any) -> str | None:

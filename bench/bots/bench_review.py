@@ -10,15 +10,19 @@ Run (from the repository root, one process: the figures are of one core)::
     .venv/bin/python bench/bots/bench_review.py speed                  # a 4-player game to 500
     .venv/bin/python bench/bots/bench_review.py speed --deals 64
     .venv/bin/python bench/bots/bench_review.py skill --games 40 --log review-skill.jsonl
+    .venv/bin/python bench/bots/bench_review.py skill --players 4 --shard 1/2 --log x.jsonl
 
 ``skill`` is resumable: each finished game appends a line to ``--log``; a new run skips the
-games already there and prints the table over every logged game.
+games already there and prints the table over every logged game. ``--shard k/n`` plays only
+the games whose number is k-1 modulo n, so n processes can share one log (each line is one
+appending write); ``--table`` prints the table of the log without playing.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import sys
@@ -37,6 +41,17 @@ from games.review import DEFAULT_DEALS, Budget, review_game  # noqa: E402
 from games.review.hands import DEFAULT_CONFIRM_DEALS  # noqa: E402
 
 SKILL_LEVELS = ("easy", "medium", "hard")
+
+
+def seat_levels(index: int, players: int) -> tuple[str, ...]:
+    """Levels seated in turn; with 4 players the fourth seat repeats a level, rotating which."""
+    n = len(SKILL_LEVELS)
+    if players == n:
+        return tuple(SKILL_LEVELS[(seat + index) % n] for seat in range(n))
+    return (
+        tuple(SKILL_LEVELS[(seat + index) % n] for seat in range(n))
+        + (SKILL_LEVELS[(index // n) % n],)[: players - n]
+    )
 
 
 def play_game(
@@ -114,17 +129,21 @@ def skill(args: argparse.Namespace) -> None:
             if line.strip():
                 item = json.loads(line)
                 done[item["game"]] = item
+    if args.table:
+        print_skill_table(done.values())
+        return
+    shard, shards = (int(part) for part in args.shard.split("/"))
     print(
-        f"{args.games} {len(SKILL_LEVELS)}-player games to {args.target} (easy, medium, hard, "
+        f"{args.games} {args.players}-player games to {args.target} (easy, medium, hard, "
         f"seats rotated), every seat reviewed; budget {budget.deals}+{budget.confirm_deals} "
-        f"deals; {len(done)} games already in {log_path}",
+        f"deals; {len(done)} games already in {log_path}; shard {shard}/{shards}",
         flush=True,
     )
     for index in range(args.games):
-        if index in done:
+        if index in done or index % shards != shard - 1:
             continue
-        n = len(SKILL_LEVELS)
-        levels = tuple(SKILL_LEVELS[(seat + index) % n] for seat in range(n))
+        n = args.players
+        levels = seat_levels(index, n)
         began = time.process_time()
         hands = play_game(levels, args.seed + index, target=args.target)
         review = review_game(hands, range(n), f"skill/{index}", budget)
@@ -132,16 +151,24 @@ def skill(args: argparse.Namespace) -> None:
         for decision in _decisions(review):
             if decision["verdict"] != "forced":
                 losses[levels[decision["seat"]]].append(decision["loss"])
+        accuracies: dict[str, list[float]] = defaultdict(list)
+        for player in review["players"]:
+            if player["accuracy"] is not None:
+                accuracies[levels[player["seat"]]].append(player["accuracy"])
         item = {
             "game": index,
             "levels": levels,
             "hands": len(hands),
             "cpu_s": round(time.process_time() - began, 1),
             "losses": {level: [round(v, 2) for v in values] for level, values in losses.items()},
-            "accuracy": {levels[p["seat"]]: p["accuracy"] for p in review["players"]},
+            "accuracy": {level: sum(v) / len(v) for level, v in accuracies.items()},
         }
-        with log_path.open("a") as out:
-            out.write(json.dumps(item) + "\n")
+        # One write on an appending descriptor: lines of processes sharing the log never mix.
+        fd = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, (json.dumps(item) + "\n").encode())
+        finally:
+            os.close(fd)
         done[index] = item
         print(f"game {index}: {len(hands)} hands, {item['cpu_s']} s", flush=True)
     print_skill_table(done.values())
@@ -182,6 +209,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--target", type=int, default=500)
     parser.add_argument("--log", type=Path, default=Path("review-skill.jsonl"))
+    parser.add_argument("--players", type=int, choices=[3, 4], default=3)
+    parser.add_argument("--shard", default="1/1", help="k/n: play games k-1 modulo n")
+    parser.add_argument("--table", action="store_true", help="print the log's table only")
     args = parser.parse_args()
     (speed if args.mode == "speed" else skill)(args)
 
