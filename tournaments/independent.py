@@ -27,7 +27,9 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from games.models import Game, Hand
+from django.utils import timezone
+
+from games.models import Game, Hand, Seat
 from games.services import managed
 from tournaments import announce, boundary_plan, breaks, prizes, schedule, settlement
 from tournaments.models import Entry, Tournament, TournamentTable
@@ -379,9 +381,43 @@ def _deal(
             table_id=table.table_id,
             players=[e.user for e in seated],
             hands_per_game=1,
-            autoplay=services._autoplay_users(t, seated),
+            autoplay=covered_users(t, seated),
             dealer=services.DEALER_SEAT,
         )
+
+
+def covered_users(t: Tournament, seated: list[Entry]) -> frozenset[int]:
+    """Bot accounts, and people a bot covered for at their last table who are not online.
+
+    Why not ``services._autoplay_users``: that reads the entry's table, which is the last
+    table in lock-step rounds, but here a player may have been moved, or sent to wait when
+    their table broke, before this deal. A person's seats at the event's open tables say how
+    their last hand went (a table's next game reassigns its seats); with none, the seats at
+    its broken tables do."""
+    bots = {e.user_id for e in seated if e.user.is_bot}
+    people = [e.user_id for e in seated if not e.user.is_bot]
+    if not people:
+        return frozenset(bots)
+    status = dict(
+        TournamentTable.objects.filter(tournament=t, table__isnull=False).values_list(
+            "table_id", "status"
+        )
+    )
+    seats: dict[int, dict[bool, list[bool]]] = {}
+    online: set[int] = set()
+    now = timezone.now()
+    for user, table_id, autoplay, present_until in Seat.objects.filter(
+        table_id__in=list(status), user_id__in=people
+    ).values_list("user_id", "table_id", "autoplay", "present_until"):
+        if present_until is not None and present_until > now:
+            online.add(user)
+        seats.setdefault(user, {}).setdefault(status[table_id] == Open, []).append(autoplay)
+    covered = set()
+    for user, found in seats.items():
+        last = found.get(True) or found.get(False) or []
+        if user not in online and any(last):
+            covered.add(user)
+    return frozenset(bots | covered)
 
 
 def _tell_break(t: Tournament, table: TournamentTable | None) -> None:

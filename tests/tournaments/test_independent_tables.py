@@ -189,3 +189,20 @@ def test_hand_for_hand_from_two_tables_left_waits_for_every_table_then_steps_tog
         services.round_finish(tournament=t)
         services.round_start(tournament=t, live=False, rng=random.Random(1))
     assert set(open_tables.values_list("round", flat=True)) == {t.round}
+
+
+def test_a_player_a_bot_covers_for_stays_covered_at_the_table_they_are_moved_to(db, alice):
+    from games.models import Seat
+    from games.services import tables as tables_service
+    from tests.tournaments.conftest import drive
+
+    t = make_tournament(seats_per_table=2, starting_chips=300)
+    services.register(tournament_id=t.pk, user=alice)
+    enter(t, bot_players(3))
+    services.start(tournament_id=t.pk, rng=random.Random(3))
+    Seat.objects.filter(user=alice).update(autoplay=True)  # away: a bot plays for her
+    first = Entry.objects.get(tournament=t, user=alice).table
+    tables_service.table_abort(table_id=first.table_id, reason="Staff test")
+    drive(t)  # stuck if her seat at the new table waited for her
+    later_seats = Seat.objects.filter(user=alice).exclude(table_id=first.table_id)
+    assert later_seats.exists() and all(s.autoplay for s in later_seats)
