@@ -246,8 +246,8 @@ def boundaries(
             wait = max(rest, pause) if not wait else min(wait, max(rest, pause))
             continue
         ready.append(table)
-    if not ready:
-        return [], wait
+    if not ready and tables:
+        return [], wait  # (with no open table at all, the players waiting open one now)
     playing = list(  # only what the plan needs: the users are read for the tables dealt
         Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).only(
             "id", "tournament_id", "user_id", "table_id", "seat", "registered_at", "status"

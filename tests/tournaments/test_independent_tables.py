@@ -206,3 +206,16 @@ def test_a_player_a_bot_covers_for_stays_covered_at_the_table_they_are_moved_to(
     drive(t)  # stuck if her seat at the new table waited for her
     later_seats = Seat.objects.filter(user=alice).exclude(table_id=first.table_id)
     assert later_seats.exists() and all(s.autoplay for s in later_seats)
+
+
+def test_when_staff_stop_the_only_table_its_players_open_a_new_one_and_play_on(db):
+    from games.services import tables as tables_service
+
+    t = make_tournament(seats_per_table=2, starting_chips=300)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk, rng=random.Random(3))
+    only = TournamentTable.objects.get(tournament=t)
+    tables_service.table_abort(table_id=only.table_id, reason="Staff test")
+    finished = drive(t)  # stuck if the two waiting players never got a table
+    assert finished.status == Tournament.Status.FINISHED
+    assert TournamentTable.objects.filter(tournament=t).count() == 2
