@@ -15,20 +15,18 @@ import random
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 
 from games.models import Game, Hand, Table
 from games.services import tables
 from tests.conftest import make_player
+from tests.e2e.axe_check import FAILING_IMPACTS, describe, violations
 from tests.e2e.test_table_play import on_server_side, sign_up
 from tests.games.conftest import play_one
 from tests.games.test_views import finish_game
 from tests.tournaments.conftest import bot_players, enter, make_tournament
 from tournaments import notices
 from tournaments import services as tournaments
-
-FAILING_IMPACTS = ("serious", "critical")
 
 
 def build_pages() -> dict[str, str]:
@@ -98,26 +96,19 @@ def between_hands(table: Table) -> int:
     raise AssertionError("the hand did not end")
 
 
-def describe(violation: dict[str, Any]) -> str:
-    targets = ", ".join(str(node["target"]) for node in violation["nodes"][:5])
-    return f"{violation['impact']}: {violation['id']} ({violation['help']}) at {targets}"
-
-
 @pytest.mark.e2e
 def test_no_serious_or_critical_accessibility_violations(page: Any, live_server_url):
     sign_up(page, live_server_url, "alice", "Alice")
     paths = on_server_side(build_pages)
-    axe = Axe()
     found: dict[str, list[str]] = {}
     for name, path in paths.items():
         page.goto(f"{live_server_url}{path}")
         page.wait_for_load_state("networkidle")
-        results = axe.run(page)
-        violations = results.response["violations"]
-        minor = [describe(v) for v in violations if v["impact"] not in FAILING_IMPACTS]
+        found_here = violations(page)
+        minor = [describe(v) for v in found_here if v["impact"] not in FAILING_IMPACTS]
         if minor:
             print(f"{name} ({path}), not failing:", *minor, sep="\n  ")
-        failing = [describe(v) for v in violations if v["impact"] in FAILING_IMPACTS]
+        failing = [describe(v) for v in found_here if v["impact"] in FAILING_IMPACTS]
         if failing:
             found[f"{name} ({path})"] = failing
     assert found == {}

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import random
 
-from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 
 from games import selectors
 from games.models import Game, Hand, Seat, Table
 from games.services import bot_turns
-from tests.e2e.test_accessibility import FAILING_IMPACTS, describe
+from tests.e2e.axe_check import serious_violations
 from tests.e2e.test_table_play import on_server_side, sign_up
 from tests.tournaments.conftest import bot_players, enter, make_tournament
 from tournaments import services
@@ -48,12 +47,6 @@ def play_out(table_id: int) -> int:
         version = Table.objects.values_list("version", flat=True).get(pk=table_id)
         bot_turns.play_one(table_id, version, rng=rng)
     raise AssertionError("the hand did not end")
-
-
-def serious_violations(page) -> list[str]:
-    """axe-core on the page (the two pages this test adds to the site's kinds of page)."""
-    violations = Axe().run(page).response["violations"]
-    return [describe(v) for v in violations if v["impact"] in FAILING_IMPACTS]
 
 
 def settle(tournament_id: int) -> float:
