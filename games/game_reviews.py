@@ -14,9 +14,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, review_requests, signals
 from games.models import Game, GameReview, Hand
 from games.review import Budget, review_game
+from games.review_requests import human_seats
 
 log = logging.getLogger(__name__)
 
@@ -25,20 +26,9 @@ DEFAULT_SEED = "site"
 and never the live hard bot's random generators."""
 
 
-def human_seats(game: Game) -> list[int]:
-    """Seats a person played (bots and empty seats are not reviewed)."""
-    return [
-        index
-        for index, player in enumerate(game.players or [])
-        if player.get("user") is not None and not player.get("bot")
-    ]
-
-
 def wants_review(game: Game) -> bool:
     """A finished game with a human seat that the site reviews without being asked
     (games.review_requests: one-hand tournament games and duplicate rounds wait for a request)."""
-    from games import review_requests
-
     return review_requests.policy(game) == review_requests.AUTO
 
 
@@ -195,7 +185,6 @@ def replay_context(
     """The review part of the replay page: status or progress, each player's accuracy and
     costliest decisions, and for the chosen hand the chart; ``steps`` (display.replay_steps)
     get each reviewed move's verdict under ``step["review"]``."""
-    from games import review_requests
     from games.ratings import charts
 
     review = GameReview.objects.filter(game=game).first()
@@ -236,11 +225,9 @@ def replay_context(
 def request_on_demand(game: Game, user_id: int | None = None) -> GameReview:
     """Someone asked for the review (the replay page's button; games.review_requests says
     whether they may): queue it unless it exists."""
-    from games import tasks
-
     existing = GameReview.objects.filter(game=game).first()
     if existing is not None:
         return existing
     review = request_review(game, requested_by=user_id)
-    transaction.on_commit(lambda: tasks.review_game.apply_async((game.pk,), queue="review"))
+    transaction.on_commit(lambda: signals.review_requested.send(Game, game_id=game.pk))
     return review

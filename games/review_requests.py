@@ -26,10 +26,17 @@ REQUESTS_PER_HOUR = 6
 """Reviews one account may ask for in an hour: each takes the review worker a minute or two."""
 
 
+def human_seats(game: Game) -> list[int]:
+    """Seats a person played (bots and empty seats are not reviewed)."""
+    return [
+        index
+        for index, player in enumerate(game.players or [])
+        if player.get("user") is not None and not player.get("bot")
+    ]
+
+
 def policy(game: Game) -> str:
     """AUTO, ON_REQUEST, NOT_YET (on request, later) or NOT_REVIEWED for ``game``."""
-    from games.game_reviews import human_seats
-
     if game.status != Game.Status.FINISHED or not human_seats(game):
         return NOT_REVIEWED
     answers = {answer for _receiver, answer in signals.review_policy.send(Game, game=game)}

@@ -56,3 +56,7 @@ game_finished = Signal()
 # "not_yet" (not even on request for now: a duplicate deal still played at other tables);
 # others return None, and the site reviews the game by itself.
 review_policy = Signal()
+
+# Sent after the commit that stored a review asked for from the replay page
+# (games.game_reviews.request_on_demand): games.tasks queues it. kwargs: game_id.
+review_requested = Signal()

@@ -161,6 +161,10 @@ def _on_game_finished(sender: object, *, game_id: int, **_: object) -> None:
     rate_game_after_commit(game_id)
 
 
+def _on_review_requested(sender: object, *, game_id: int, **_: object) -> None:
+    review_game.apply_async((game_id,), queue="review")
+
+
 def connect_receivers() -> None:
     from games import signals
 
@@ -170,3 +174,4 @@ def connect_receivers() -> None:
         _on_clock_deadline_moved, dispatch_uid="tasks.clock_deadline_moved"
     )
     signals.game_finished.connect(_on_game_finished, dispatch_uid="tasks.game_finished")
+    signals.review_requested.connect(_on_review_requested, dispatch_uid="tasks.review_requested")

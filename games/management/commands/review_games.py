@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import game_reviews
+from games import game_reviews, review_requests
 from games.models import Game, GameReview
 from games.review import DEFAULT_DEALS
 
@@ -45,7 +45,7 @@ class Command(BaseCommand):
         chosen = [
             game
             for game in games.order_by("pk")
-            if options["all_seats"] or game_reviews.human_seats(game)
+            if options["all_seats"] or review_requests.human_seats(game)
         ]
         done = 0
         for number, game in enumerate(chosen, start=1):
