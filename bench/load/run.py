@@ -285,7 +285,7 @@ async def _measure(
     warmup: float = 5.0,
     clients: str = "json",
     processes: int = 1,
-    arrivals_per_s: float = 100.0,
+    arrivals_per_s: float = 50.0,
 ) -> dict:
     arrival_s = _assign(tables, clients, echo, arrivals_per_s)
     parts = [tables[i::processes] for i in range(processes)]
@@ -316,6 +316,7 @@ async def _measure(
         if not line or line[0] != "arrived":
             raise RuntimeError("a load generator process stopped before its tables arrived")
         arrived.append(float(line[1]))
+    in_usage = stack.usage({"generator": [c.pid for c in generators]})
     measure_from = time.monotonic() + warmup
     measure_to = measure_from + seconds
     await _tell(generators, {"measure_from": measure_from, "measure_to": measure_to})
@@ -374,6 +375,14 @@ async def _measure(
     merged["generator_processes"] = len(generators)
     merged["arrival_planned_s"] = round(arrival_s, 2)
     merged["arrival_s"] = round(max(arrived) - start, 2)
+    # What the arrivals cost the web processes (the tables already in play meanwhile: an
+    # upper bound), per socket.
+    merged["arrival_server_cpu_ms_per_socket"] = round(
+        1000
+        * _spent(before["cpu"]["daphne"], in_usage["cpu"]["daphne"])
+        / max(sum(len(t["cookies"]) for t in tables), 1),
+        2,
+    )
     merged["daphne_rss_mb"] = after["daphne_rss_mb"]
     merged["kb_per_socket"] = round(
         1024
@@ -477,9 +486,10 @@ def main() -> None:
     parser.add_argument(
         "--arrivals-per-s",
         type=float,
-        default=100.0,
+        default=50.0,
         help="sockets opened per second at the start of each run, as players arriving "
-        "(0: all at once); the warm-up begins when the last has arrived",
+        "(0: all at once); the warm-up begins when the last has arrived. A table socket's "
+        "arrival costs its web process some 12-15 ms of CPU (docs/performance.md)",
     )
     parser.add_argument(
         "--calibrate",
