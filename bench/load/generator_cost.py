@@ -88,9 +88,9 @@ def record() -> dict[str, Any]:
 
 def _frame(frames: dict[str, Any], html: bool, kind: str, version: int) -> str:
     if html:
-        return _VERSION.sub(f'data-version="{version}"', frames["html"][kind], count=1)
+        return _VERSION.sub(f'data-version="{version}"', str(frames["html"][kind]), count=1)
     head = '{"type":"state","version":'
-    text = frames["json"][kind]
+    text = str(frames["json"][kind])
     return head + str(version) + text[text.find(",", len(head)) :]
 
 

@@ -13,6 +13,13 @@ database (DATABASE_URL's server, database ``rummy_bench``), Daphne process(es) a
 worker; the load generator shares the same cores. For each table count it plays the real
 tables, then runs the bare echo consumer with the same sockets and pacing, and prints
 p50/p95/p99 round trip, moves/s, errors, and the server processes' CPU and memory.
+
+The tables are played by ``--generator-processes`` load generator processes (one per Daphne
+by default; bench/load/generator.py), whose raw samples are merged here: percentiles are
+those of every round trip. Sockets arrive at ``--arrivals-per-s``, failed handshakes are
+retried as a browser would, and the window (``--warmup``, then ``--seconds``) opens once
+every table is in. Processor time is counted over the window only, per move: the web
+processes, workers, this run's PostgreSQL backends, Redis and the generators.
 """
 
 from __future__ import annotations
