@@ -233,7 +233,7 @@ class Stack:
             "redis": [self.redis.pid],
             **(ours or {}),
         }
-        cpu = {}
+        cpu: dict[str, dict[int, float]] = {}
         for name, pids in groups.items():
             cpu[name] = {}
             for pid in pids:

@@ -10,13 +10,14 @@ part's p99 is neither the whole's p99 nor a bound on it that says how far off it
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 COUNTERS = ("moves", "hands_finished", "games_finished", "games_started", "timeouts")
 
 
-def pct(ordered: list[float], p: float) -> float:
+def pct(ordered: Sequence[float], p: float) -> float:
     """The value at rank ``p`` of sorted ``ordered`` (the rule every figure here uses)."""
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
