@@ -1,7 +1,24 @@
 """Scripted WebSocket players: one move per table per second, timing every round trip.
 
 A move's round trip runs from the moment the mover sends it until every seat at the table
-has received a state frame at the new version (or, for the echo floor, the echoed frame).
+has received a state frame at the new version (or, for the echo floor, the echoed frame). A
+frame's arrival is timed when the socket's reader takes it, not when the move's coroutine
+next runs, so the generator's own scheduling is left out where it can be.
+
+The clients do what a player's client must to act, and no more: the generator shares the
+machine's cores with the servers it measures, and what it spends is taken from them
+(docs/performance.md, "Side by side under load"). A JSON client reads a state frame's
+version from its first bytes and parses the frame only when a move is chosen from it; an
+html client keeps the three regions table.js reads (``#table-state``'s and ``#controls``'
+opening tags, the hand) and reads their data attributes only when it acts. Neither sends
+WebSocket keepalive pings (browsers do not; Daphne pings its clients and they answer).
+
+Sockets arrive at the times the parent gives them (``arrive_s``), as players opening pages
+would, and a failed handshake is tried again after a random pause, as htmx's WebSocket
+extension does (full jitter, up to 1, 2, 4 ... s): it counts as an error only if every
+attempt failed, and as a retry otherwise. Tables play as soon as they are in; the measured
+window is set only once every table has arrived (``run_load``), so a slow arrival on a busy
+machine delays the window instead of falling into it.
 """
 
 from __future__ import annotations
@@ -10,200 +27,107 @@ import asyncio
 import gc
 import html as html_text
 import itertools
-import json
+import os
 import random
-import re
-import statistics
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 import websockets
 
+from bench.load.stats import Stats, bytes_summary, http_summary
+
+__all__ = ["Socket", "Stats", "bytes_summary", "http_summary", "run_load"]
+
 _ids = itertools.count(1)
+# Frame ids the server has not seen from these seats: it remembers recent ids per seat (a
+# resent move is not applied twice), and the same seats play every run of a level, from
+# other processes whose counters also start at 1.
+_ID_PREFIX = f"m{os.getpid():x}{random.getrandbits(24):x}-"
 COOL_DOWN_S = 1.0
+CONNECT_ATTEMPTS = 6
+ARRIVAL_LIMIT_S = 120.0
+# A state frame as the server writes it (games.table.presenters.state_json): the version is
+# read from these first bytes; any other frame is parsed whole.
+_STATE_PREFIX = '{"type":"state","version":'
+_VERSION_AT = len(_STATE_PREFIX)
+# The page's regions in a browser frame (games/table/table_frames.py) are top-level
+# elements whose first attribute is their id, followed by htmx's out-of-band swap. Regions go
+# whole; a player's entry, a meld, the stock, the pile's heading and new cards of a list go
+# alone (their own id): they never touch the three regions the client reads.
+_OOB = ' hx-swap-oob="'
+_TOP = ' id="table-state"' + _OOB
+_CONTROLS = ' id="controls"' + _OOB
+_HAND = ' id="my-hand"' + _OOB
+_REFUSAL = 'class="inline-error" role="alert" data-code="'
 
 
-@dataclass
-class Stats:
-    rtts_ms: list[float] = field(default_factory=list)
-    errors: dict[str, int] = field(default_factory=dict)
-    moves: int = 0
-    hands_finished: int = 0
-    games_finished: int = 0
-    games_started: int = 0
-    timeouts: int = 0
-    http_ms: list[float] = field(default_factory=list)
-    http_errors: int = 0
-    sent_at: list[float] = field(default_factory=list)
-    measure_from: float = 0.0
-    measure_to: float = float("inf")
-    """Monotonic time before which round trips are not recorded (the warm-up)."""
-    frame_bytes: list[int] = field(default_factory=list)
-    """Bytes of every state frame received in the window (as sent: no compression)."""
-    gc_pauses: list[tuple[float, int, float]] = field(default_factory=list)
-    """(seconds into the window, generation, ms) of the generator's own garbage collections:
-    a pause here delays every table's round trip at once, like a stall of the server would."""
-
-    def record(self, sent: float, arrived: float) -> None:
-        if self.measure_from <= sent < self.measure_to:
-            self.rtts_ms.append((arrived - sent) * 1000)
-            self.sent_at.append(sent - self.measure_from)
-            self.moves += 1
-
-    def slowest(self, n: int = 12) -> list[tuple[float, float]]:
-        """(seconds into the measured window, ms) of the slowest round trips: clustered
-        moments point at a stall of the whole server, spread ones at single moves."""
-        ranked = sorted(zip(self.rtts_ms, self.sent_at, strict=True), reverse=True)[:n]
-        return sorted((round(at, 2), round(ms)) for ms, at in ranked)
-
-    def timeline(self, step_s: float = 5.0) -> list[tuple[float, int, float, float]]:
-        """(seconds into the window, moves, p50 ms, p99 ms) per ``step_s``: tells a backlog
-        that drains (or never does) from latency that is high all along."""
-        buckets: dict[int, list[float]] = {}
-        for ms, at in zip(self.rtts_ms, self.sent_at, strict=True):
-            buckets.setdefault(int(at // step_s), []).append(ms)
-        rows = []
-        for key in sorted(buckets):
-            values = sorted(buckets[key])
-            p99 = values[min(len(values) - 1, int(0.99 * len(values)))]
-            rows.append(
-                (key * step_s, len(values), round(statistics.median(values), 1), round(p99, 1))
-            )
-        return rows
-
-    def error(self, code: str) -> None:
-        self.errors[code] = self.errors.get(code, 0) + 1
-
-    def summary(self, seconds: float) -> dict[str, Any]:
-        rtts = sorted(self.rtts_ms)
-
-        def pct(p: float) -> float | None:
-            if not rtts:
-                return None
-            return round(rtts[min(len(rtts) - 1, int(p * len(rtts)))], 1)
-
-        return {
-            "moves": self.moves,
-            "moves_per_s": round(self.moves / seconds, 1),
-            "p50_ms": round(statistics.median(rtts), 1) if rtts else None,
-            "p95_ms": pct(0.95),
-            "p99_ms": pct(0.99),
-            "max_ms": round(rtts[-1], 1) if rtts else None,
-            "errors": sum(self.errors.values()),
-            "error_codes": self.errors,
-            "timeouts": self.timeouts,
-            "hands_finished": self.hands_finished,
-            "games_finished": self.games_finished,
-            "games_started": self.games_started,
-            "slowest": self.slowest(),
-            "timeline": self.timeline(),
-            "generator_gc": self.gc_summary(),
-            **bytes_summary(self.frame_bytes),
-            **http_summary(self.http_ms, self.http_errors),
-        }
-
-    def gc_summary(self) -> dict[str, Any]:
-        window = [p for p in self.gc_pauses if 0 <= p[0] < self.measure_to - self.measure_from]
-        return {
-            "collections": len(window),
-            "max_ms": round(max((ms for _at, _gen, ms in window), default=0.0), 1),
-            "over_20_ms": [(round(at, 2), gen, round(ms)) for at, gen, ms in window if ms > 20],
-        }
-
-
-class GcWatch:
-    """Times the load generator's garbage collections into ``stats.gc_pauses``."""
-
-    def __init__(self, stats: Stats) -> None:
-        self.stats = stats
-        self.began = 0.0
-
-    def __call__(self, phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            self.began = time.monotonic()
-            return
-        took = (time.monotonic() - self.began) * 1000
-        at = self.began - self.stats.measure_from
-        self.stats.gc_pauses.append((at, info["generation"], took))
-
-    def __enter__(self) -> GcWatch:
-        gc.callbacks.append(self)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        gc.callbacks.remove(self)
-
-
-def bytes_summary(sizes: list[int]) -> dict[str, Any]:
-    """State frames received: how many, median and 95th percentile bytes."""
-    if not sizes:
-        return {"frames": 0}
-    ordered = sorted(sizes)
-    return {
-        "frames": len(ordered),
-        "frame_bytes_p50": int(statistics.median(ordered)),
-        "frame_bytes_p90": ordered[min(len(ordered) - 1, int(0.90 * len(ordered)))],
-        "frame_bytes_p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
-    }
-
-
-def http_summary(times: list[float], errors: int) -> dict[str, Any]:
-    """Page reads (bench/load/visitors.py): count, median, 95th percentile, failures."""
-    if not times:
-        return {"http_requests": 0, "http_errors": errors}
-    ordered = sorted(times)
-    return {
-        "http_requests": len(ordered),
-        "http_p50_ms": round(statistics.median(ordered), 1),
-        "http_p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1),
-        "http_errors": errors,
-    }
-
-
-# The page's regions in a browser frame (games/table/table_frames.py): each a top-level element
-# that htmx swaps by id. Only the attributes table.js acts on are read.
-# Regions go whole; a player's entry, a meld, the stock, the pile's heading and new cards of
-# a list go alone (their own id; "beforeend" for a list's new items): kept apart by id here,
-# they never touch the three regions the client reads.
-_REGION = re.compile(r'<\w+ id="([\w-]+)" hx-swap-oob="')
-_ATTR = re.compile(r'data-(version|status|phase|my-turn|legal)="([^"]*)"')
-_CARD = re.compile(r'data-card="([^"]+)"')
-_ERROR_CODE = re.compile(r'class="inline-error" role="alert" data-code="([^"]*)"')
+def _attr(tag: str, name: str) -> str | None:
+    """The value of ``data-<name>`` in an opening tag (``None`` if absent)."""
+    key = f' data-{name}="'
+    at = tag.find(key)
+    if at < 0:
+        return None
+    at += len(key)
+    return tag[at : tag.find('"', at)]
 
 
 class Page:
-    """What a browser keeps of the table: the latest text of each region, as htmx does by
-    swapping them, and the few facts table.js reads from their data attributes."""
+    """What a browser keeps of the table that table.js acts on: the latest ``#table-state``
+    and ``#controls`` opening tags and the hand's region, each replaced when a frame brings
+    it, as htmx swaps them. Their attributes are read only when asked (``state``), except
+    the version, which every frame's waiters need."""
 
     def __init__(self) -> None:
-        self.regions: dict[str, str] = {}
+        self.top = ""
+        self.controls = ""
+        self.hand = ""
+        self.version = -1
+        self._state: dict[str, Any] | None = None
 
-    def swap(self, raw: str) -> None:
-        found = list(_REGION.finditer(raw))
-        for here, after in zip(found, [*found[1:], None], strict=True):
-            end = after.start() if after is not None else len(raw)
-            self.regions[here.group(1)] = raw[here.start() : end]
+    def swap(self, raw: str) -> bool:
+        """Take a frame's regions; False if it carries no ``#table-state`` (chat, presence)."""
+        at = raw.find(_TOP)
+        if at < 0:
+            return False
+        self.top = raw[at : raw.find(">", at)]
+        self.version = int(_attr(self.top, "version") or -1)
+        at = raw.find(_CONTROLS)
+        if at >= 0:
+            self.controls = raw[at : raw.find(">", at)]
+        at = raw.find(_HAND)
+        if at >= 0:
+            end = raw.find(_OOB, at + len(_HAND))
+            self.hand = raw[at : raw.rfind("<", at, end) if end >= 0 else len(raw)]
+        self._state = None
+        return True
+
+    def my_turn(self) -> bool:
+        return _attr(self.top, "my-turn") == "true"
 
     def state(self) -> dict[str, Any]:
         """The frame's facts in the JSON client's shape (only the keys the players use)."""
-        top = dict(_ATTR.findall(self.regions.get("table-state", "")))
-        controls = dict(_ATTR.findall(self.regions.get("controls", "")))
-        legal_text = html_text.unescape(controls.get("legal", "")) or "[]"
-        legal = json.loads(legal_text) if top.get("my-turn") == "true" else []
-        return {
-            "version": int(top.get("version", -1)),
-            "table": {"status": top.get("status")},
-            "view": {"phase": top["phase"]} if top.get("phase") else None,
-            "legal": legal,
-            "hand": _CARD.findall(self.regions.get("my-hand", "")),
-        }
+        if self._state is None:
+            phase = _attr(self.top, "phase")
+            legal: list[dict[str, Any]] = []
+            if self.my_turn():
+                legal = orjson.loads(html_text.unescape(_attr(self.controls, "legal") or "[]"))
+            self._state = {
+                "version": self.version,
+                "table": {"status": _attr(self.top, "status")},
+                "view": {"phase": phase} if phase else None,
+                "legal": legal,
+                "hand": [part[: part.find('"')] for part in self.hand.split(' data-card="')[1:]],
+            }
+        return self._state
 
 
 class Socket:
-    """One seat's connection: keeps the latest state and wakes whoever waits for a version.
+    """One seat's connection: keeps the latest state frame and tells waiters when a version
+    arrives (``reached``).
 
     ``html``: the browser's socket (the page's URL, no ``format``): frames are HTML regions,
     read as a page would, acks and pongs JSON; else the JSON protocol's frames."""
@@ -213,84 +137,156 @@ class Socket:
         self.stats = stats
         self.html = html
         self.page = Page() if html else None
-        self.state: dict[str, Any] | None = None
         self.version = -1
-        self.changed = asyncio.Event()
+        self._raw: str | None = None
+        self._state: dict[str, Any] | None = None
+        self._waiters: list[tuple[int, asyncio.Future[float]]] = []
         self.acks: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        """The latest state, parsed the first time it is asked for."""
+        if self.page is not None:
+            return self.page.state() if self.version >= 0 else None
+        if self._state is None and self._raw is not None:
+            self._state = orjson.loads(self._raw)
+        return self._state
+
+    def may_move(self) -> bool:
+        """Whether this seat's latest frame seems to offer moves: a hint that spares parsing
+        the other seats' frames (the mover is confirmed from its parsed state)."""
+        if self.page is not None:
+            return self.page.my_turn()
+        return self._raw is not None and '"legal":[]' not in self._raw
+
+    def reached(self, version: int) -> asyncio.Future[float]:
+        """The monotonic time at which this socket got ``version`` (now if it has)."""
+        arrived: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        if self.version >= version:
+            arrived.set_result(time.monotonic())
+        else:
+            self._waiters.append((version, arrived))
+        return arrived
+
+    async def wait_version(self, version: int, limit_s: float) -> float:
+        async with asyncio.timeout(limit_s):
+            return await self.reached(version)
+
+    def _state_frame(self, raw: str, version: int, parsed: dict[str, Any] | None = None) -> None:
+        now = time.monotonic()
+        stats = self.stats
+        if stats.measure_from <= now < stats.measure_to:
+            stats.frame_bytes.append(len(raw) if raw.isascii() else len(raw.encode()))
+        if version >= self.version:
+            self.version = version
+            self._raw = raw
+            self._state = parsed
+        if self._waiters:
+            waiting = []
+            for wanted, arrived in self._waiters:
+                if arrived.done():
+                    continue  # given up on (a timeout)
+                if wanted <= self.version:
+                    arrived.set_result(now)
+                else:
+                    waiting.append((wanted, arrived))
+            self._waiters = waiting
 
     def _html_frame(self, raw: str) -> None:
         assert self.page is not None
-        refused = _ERROR_CODE.search(raw)
-        if refused is not None:
+        refused = raw.find(_REFUSAL)
+        if refused >= 0:
             # A refusal in HTML names no frame id: it answers the one move in flight.
-            self.stats.error(refused.group(1) or "?")
+            at = refused + len(_REFUSAL)
+            code = raw[at : raw.find('"', at)]
+            self.stats.error(code or "?")
             for waiter in self.acks.values():
                 if not waiter.done():
-                    waiter.set_result({"type": "error", "code": refused.group(1)})
+                    waiter.set_result({"type": "error", "code": code})
             self.acks.clear()
-        if 'id="table-state"' not in raw:
-            return  # chat lines, presence: nothing to act on
-        if self.stats.measure_from <= time.monotonic() < self.stats.measure_to:
-            self.stats.frame_bytes.append(len(raw.encode()))
-        self.page.swap(raw)
-        state = self.page.state()
-        if state["version"] >= self.version:
-            self.version = state["version"]
-            self.state = state
-        self.changed.set()
+        if self.page.swap(raw):  # else chat lines, presence: nothing to act on
+            self._state_frame(raw, self.page.version)
+
+    def _json_frame(self, raw: str) -> None:
+        frame = orjson.loads(raw)
+        kind = frame.get("type")
+        if kind == "state":
+            self._state_frame(raw, frame["version"], frame)
+        elif kind in ("ack", "error"):
+            if kind == "error":
+                self.stats.error(frame.get("code", "?"))
+            waiter = self.acks.pop(frame.get("id", ""), None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(frame)
 
     async def read(self) -> None:
         try:
             async for raw in self.ws:
-                if self.html and not raw.startswith("{"):
+                if raw.startswith(_STATE_PREFIX):
+                    self._state_frame(raw, int(raw[_VERSION_AT : raw.find(",", _VERSION_AT)]))
+                elif raw.startswith("{"):
+                    self._json_frame(raw)
+                elif self.html:
                     self._html_frame(raw)
-                    continue
-                frame = json.loads(raw)
-                kind = frame.get("type")
-                if kind == "state":
-                    if self.stats.measure_from <= time.monotonic() < self.stats.measure_to:
-                        self.stats.frame_bytes.append(len(raw.encode()))
-                    if frame["version"] >= self.version:
-                        self.version = frame["version"]
-                        self.state = frame
-                    self.changed.set()
-                elif kind in ("ack", "error"):
-                    if kind == "error":
-                        self.stats.error(frame.get("code", "?"))
-                    waiter = self.acks.pop(frame.get("id", ""), None)
-                    if waiter is not None and not waiter.done():
-                        waiter.set_result(frame)
         except websockets.ConnectionClosed as exc:
             code = exc.rcvd.code if exc.rcvd is not None else "none"
             self.stats.error(f"closed-{code}")
 
-    async def wait_version(self, version: int, limit_s: float) -> float:
-        """Seconds on the monotonic clock when this socket reached ``version``."""
-        deadline = time.monotonic() + limit_s
-        while self.version < version:
-            self.changed.clear()
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError
-            await asyncio.wait_for(self.changed.wait(), remaining)
-        return time.monotonic()
+
+class ConnectFailed(Exception):
+    """Every handshake attempt of a socket failed; ``code`` names the last failure."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _failure(exc: BaseException) -> str:
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    return type(exc).__name__ + (f"-{status}" if status else "")
+
+
+async def connect_socket(
+    url: str,
+    cookie: str,
+    stats: Stats,
+    *,
+    origin: str,
+    rng: random.Random,
+    attempts: int = CONNECT_ATTEMPTS,
+) -> Any:
+    """A socket logged in with ``cookie`` (the headers a browser's socket carries: its
+    cookie and the page's origin), its handshake tried again as htmx would if it fails."""
+    for attempt in range(attempts):
+        began = time.monotonic()
+        try:
+            ws = await websockets.connect(
+                url,
+                additional_headers={"Cookie": f"sessionid={cookie}", "Origin": origin},
+                open_timeout=30,
+                max_size=2**22,
+                ping_interval=None,
+            )
+        except (websockets.InvalidHandshake, OSError, TimeoutError) as exc:
+            if attempt + 1 == attempts:
+                raise ConnectFailed(_failure(exc)) from exc
+            stats.retried(_failure(exc))
+            await asyncio.sleep(rng.random() * min(2**attempt, 64))
+            continue
+        stats.connect_ms.append((time.monotonic() - began) * 1000)
+        return ws
+    raise AssertionError("unreachable")
 
 
 async def _connect_seats(
     url: str, table: dict[str, Any], stats: Stats, *, origin: str, html: bool = False
 ) -> list[Socket]:
-    """One socket per seat of ``table``, each logged in with that seat's session (the
-    headers a browser's socket carries: its cookie and the page's origin)."""
-    sockets = []
-    for cookie in table["cookies"]:
-        ws = await websockets.connect(
-            url,
-            additional_headers={"Cookie": f"sessionid={cookie}", "Origin": origin},
-            open_timeout=30,
-            max_size=2**22,
-        )
-        sockets.append(Socket(ws, stats, html=html))
-    return sockets
+    """One socket per seat of ``table``, one after another, with no pacing."""
+    rng = random.Random(table["id"])
+    return [
+        Socket(await connect_socket(url, cookie, stats, origin=origin, rng=rng), stats, html=html)
+        for cookie in table["cookies"]
+    ]
 
 
 def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -311,26 +307,90 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     return rng.choice(legal)
 
 
-async def play_table(
-    base: str,
+async def _sleep_until(at: float) -> None:
+    wait = at - time.monotonic()
+    if wait > 0:
+        await asyncio.sleep(wait)
+
+
+class FirstFrameLate(Exception):
+    """A connected socket got no state frame within its limit."""
+
+
+class Run:
+    """What the tables of one process share: when they started, when they stop (known only
+    once every table has arrived: ``run_load``), and the count of those still arriving."""
+
+    def __init__(self, start: float, tables: int) -> None:
+        self.start = start
+        self.until = float("inf")
+        self.waiting = tables
+        self.all_in: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        if not tables:
+            self.all_in.set_result(time.monotonic())
+
+    def arrived(self) -> None:
+        """One table is in (or has given up arriving)."""
+        self.waiting -= 1
+        if self.waiting == 0 and not self.all_in.done():
+            self.all_in.set_result(time.monotonic())
+
+
+class ArrivalLate(Exception):
+    """A table's seats were not all in ARRIVAL_LIMIT_S after the last was due."""
+
+
+async def _arrive(
+    url: str,
     table: dict[str, Any],
-    until: float,
+    run: Run,
     stats: Stats,
     rng: random.Random,
     *,
-    origin: str,
     html: bool = False,
-) -> None:
-    """Four seats of one real table: connect, then one move per second until ``until``.
-    ``html``: as browsers, on the page's socket URL (games/views.py ``_socket_url``)."""
-    url = f"{base}/ws/tables/{table['id']}/" + ("" if html else "?format=json")
-    sockets = await _connect_seats(url, table, stats, origin=origin, html=html)
-    readers = [asyncio.create_task(s.read()) for s in sockets]
+    echo: bool = False,
+) -> tuple[list[Socket], list[asyncio.Task[None]]]:
+    """Each seat's socket at its arrival time (``arrive_s`` after the start), reading at once
+    (a table's, until its first state frame; the echo floor's sockets have none)."""
+    origin = f"http://127.0.0.1:{table['port']}"
+    arrive_s = table.get("arrive_s") or [0.0] * len(table["cookies"])
+    sockets: list[Socket] = []
+    readers: list[asyncio.Task[None]] = []
     try:
-        for s in sockets:
-            await s.wait_version(0, 30)
+        async with asyncio.timeout_at(run.start + max(arrive_s) + ARRIVAL_LIMIT_S):
+            for cookie, at in zip(table["cookies"], arrive_s, strict=True):
+                await _sleep_until(run.start + at)
+                ws = await connect_socket(url, cookie, stats, origin=origin, rng=rng)
+                sockets.append(Socket(ws, stats, html=html))
+                if echo:
+                    sockets[-1].version = 0
+                readers.append(asyncio.create_task(sockets[-1].read()))
+            try:
+                for s in sockets:
+                    await s.wait_version(0, 30)
+            except TimeoutError:
+                raise FirstFrameLate from None
+    except TimeoutError:
+        await _leave(sockets, readers)
+        raise ArrivalLate from None
+    except BaseException:
+        await _leave(sockets, readers)
+        raise
+    finally:
+        run.arrived()
+    return sockets, readers
+
+
+async def play_table(table: dict[str, Any], run: Run, stats: Stats, rng: random.Random) -> None:
+    """Four seats of one real table: arrive, then one move per second until ``run.until``.
+    ``table["html"]``: as browsers, on the page's socket URL (games/views.py ``_socket_url``)."""
+    html = bool(table.get("html"))
+    base = f"ws://127.0.0.1:{table['port']}"
+    url = f"{base}/ws/tables/{table['id']}/" + ("" if html else "?format=json")
+    sockets, readers = await _arrive(url, table, run, stats, rng, html=html)
+    try:
         await asyncio.sleep(rng.random())  # spread the tables over the second
-        while time.monotonic() < until:
+        while time.monotonic() < run.until:
             tick = time.monotonic()
             latest = max(sockets, key=lambda s: s.version).state or {}
             if (latest.get("table") or {}).get("status") == "finished":
@@ -339,10 +399,14 @@ async def play_table(
                 await _one_move(sockets, stats, rng)
             await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
     finally:
-        for r in readers:  # stop reading first: our own closing is not a dropped connection
-            r.cancel()
-        for s in sockets:
-            await s.ws.close()
+        await _leave(sockets, readers)
+
+
+async def _leave(sockets: list[Socket], readers: list[asyncio.Task[None]]) -> None:
+    for r in readers:  # stop reading first: our own closing is not a dropped connection
+        r.cancel()
+    for s in sockets:
+        await s.ws.close()
 
 
 def _post(url: str, cookie: str) -> int:
@@ -375,7 +439,8 @@ async def _play_again(
     stats.games_started += 1
     version = max(s.version for s in sockets)
     try:
-        await asyncio.gather(*(s.wait_version(version + 1, 30) for s in sockets))
+        async with asyncio.timeout(30):
+            await asyncio.gather(*(s.reached(version + 1) for s in sockets))
     except TimeoutError:
         stats.timeouts += 1
 
@@ -388,25 +453,34 @@ async def _one_move(sockets: list[Socket], stats: Stats, rng: random.Random) -> 
     view = state["view"]
     if view is None or view["phase"] == "hand_over":
         return  # the next hand is dealt by a Celery countdown
-    # The seat with legal moves at the latest version (both kinds of frame say so).
-    movers = [s for s in sockets if s.state and s.version >= state["version"] and s.state["legal"]]
+    # The seat with legal moves at the latest version (both kinds of frame say so); only the
+    # frames that seem to offer moves are parsed, all of them if none does.
+    current = [s for s in sockets if s.version >= state["version"]]
+    movers = [s for s in current if s.may_move() and s.state and s.state["legal"]] or [
+        s for s in current if s.state and s.state["legal"]
+    ]
     if not movers:
         return
     mover = movers[0]
+    assert mover.state is not None
     action = choose(mover.state, rng)
     if action is None:
         return
-    frame_id = f"m{next(_ids)}"
+    frame_id = f"{_ID_PREFIX}{next(_ids)}"
     ack: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
     mover.acks[frame_id] = ack
     sent = time.monotonic()
-    await mover.ws.send(json.dumps({"id": frame_id, "version": state["version"], "action": action}))
+    frame = {"id": frame_id, "version": state["version"], "action": action}
+    await mover.ws.send(orjson.dumps(frame).decode())
     try:
-        reply = await asyncio.wait_for(ack, 10)
+        async with asyncio.timeout(10):
+            reply = await ack
         if reply["type"] != "ack":
             return
-        arrivals = await asyncio.gather(*(s.wait_version(reply["version"], 10) for s in sockets))
+        async with asyncio.timeout(10):
+            arrivals = await asyncio.gather(*(s.reached(reply["version"]) for s in sockets))
     except TimeoutError:
+        mover.acks.pop(frame_id, None)
         stats.timeouts += 1
         return
     stats.record(sent, max(arrivals))
@@ -417,106 +491,112 @@ async def _one_move(sockets: list[Socket], stats: Stats, rng: random.Random) -> 
         stats.games_finished += 1
 
 
-async def echo_table(
-    base: str,
-    table: dict[str, Any],
-    until: float,
-    stats: Stats,
-    rng: random.Random,
-    *,
-    origin: str,
-) -> None:
-    """The floor: the same pacing against the bare echo consumer."""
-    sockets = await _connect_seats(f"{base}/ws/echo/{table['id']}/", table, stats, origin=origin)
-    for s in sockets:
-        s.version = 0
-    readers = [asyncio.create_task(s.read()) for s in sockets]
+async def echo_table(table: dict[str, Any], run: Run, stats: Stats, rng: random.Random) -> None:
+    """The floor: the same arrivals and pacing against the bare echo consumer."""
+    url = f"ws://127.0.0.1:{table['port']}/ws/echo/{table['id']}/"
+    sockets, readers = await _arrive(url, table, run, stats, rng, echo=True)
     try:
         await asyncio.sleep(rng.random())
         version = 0
-        while time.monotonic() < until:
+        while time.monotonic() < run.until:
             tick = time.monotonic()
             version += 1
             mover = sockets[version % len(sockets)]
             sent = time.monotonic()
-            await mover.ws.send(json.dumps({"version": version}))
+            await mover.ws.send(orjson.dumps({"version": version}).decode())
             try:
-                arrivals = await asyncio.gather(*(s.wait_version(version, 10) for s in sockets))
+                async with asyncio.timeout(10):
+                    arrivals = await asyncio.gather(*(s.reached(version) for s in sockets))
             except TimeoutError:
                 stats.timeouts += 1
                 continue
             stats.record(sent, max(arrivals))
             await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
     finally:
-        for r in readers:  # stop reading first: our own closing is not a dropped connection
-            r.cancel()
-        for s in sockets:
-            await s.ws.close()
+        await _leave(sockets, readers)
+
+
+class GcWatch:
+    """Times the load generator's garbage collections into ``stats.gc_pauses``."""
+
+    def __init__(self, stats: Stats) -> None:
+        self.stats = stats
+        self.began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.began = time.monotonic()
+            return
+        took = (time.monotonic() - self.began) * 1000
+        at = self.began - self.stats.measure_from
+        self.stats.gc_pauses.append((at, info["generation"], took))
+
+    def __enter__(self) -> GcWatch:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
+def _error_code(exc: BaseException) -> str:
+    if isinstance(exc, ConnectFailed):
+        return f"connect-{exc.code}"
+    return type(exc).__name__
 
 
 async def run_load(
-    base: str,
     tables: list[dict[str, Any]],
-    seconds: float,
     *,
+    start: float,
     echo: bool,
     seed: int,
-    origin: str,
-    warmup: float = 5.0,
-    clients: str = "json",
+    window: Callable[[float], Awaitable[tuple[float, float]]],
 ) -> dict[str, Any]:
-    """Play for ``warmup + seconds`` and a second more; only round trips sent in between
-    count. The first moves of every table meet cold caches, fresh connections and sockets
-    still arriving; in the last second, tables that have stopped close their sockets."""
-    started = time.monotonic()
-    stats = Stats(measure_from=started + warmup, measure_to=started + warmup + seconds)
-    until = started + warmup + seconds + COOL_DOWN_S
-    rng = random.Random(seed)
-    kinds = {"json": [False], "html": [True], "mixed": [False, True]}[clients]
-    by_kind = {
-        html: Stats(measure_from=stats.measure_from, measure_to=stats.measure_to) for html in kinds
-    }
-    cpu_before = time.process_time()
-    with GcWatch(stats):
-        if echo:
-            jobs = [
-                echo_table(base, t, until, stats, random.Random(rng.random()), origin=origin)
-                for t in tables
-            ]
-        else:
-            jobs = []
-            for number, t in enumerate(tables):
-                html = kinds[number % len(kinds)]
-                jobs.append(
-                    play_table(base, t, until, by_kind[html], random.Random(rng.random()),
-                               origin=origin, html=html)
-                )  # fmt: skip
+    """Play ``tables`` (each with its ``port``, ``html`` and ``arrive_s``) from ``start``
+    (monotonic). Once every table has arrived (or given up), ``window(arrived_at)`` gives
+    the measured window [``measure_from``, ``measure_to``): only round trips sent in it count,
+    and the tables stop a second after it. Before it, sockets arrive and the tables warm up
+    (cold caches, fresh connections); in the last second, tables that have stopped close
+    their sockets.
+
+    Returns each client kind's raw samples (``Stats.raw``: ``echo``, or ``json``/``html``),
+    this process's garbage collections, its processor time, whole and in the window, and
+    how long its tables took to arrive."""
+    never = float("inf")
+
+    def kind_of(table: dict[str, Any]) -> str:
+        return "echo" if echo else ("html" if table.get("html") else "json")
+
+    kinds = {kind_of(t): Stats(measure_from=never, measure_to=never) for t in tables}
+    process = Stats(measure_from=never, measure_to=never)
+    run = Run(start, len(tables))
+    play = echo_table if echo else play_table
+    cpu: dict[str, float] = {"began": time.process_time()}
+    with GcWatch(process):
+        jobs = [
+            asyncio.create_task(
+                play(t, run, kinds[kind_of(t)], random.Random(seed * 100_003 + t["id"]))
+            )
+            for t in tables
+        ]
+        arrived_at = await run.all_in
+        measure_from, measure_to = await window(arrived_at)
+        for stats in [process, *kinds.values()]:
+            stats.measure_from, stats.measure_to = measure_from, measure_to
+        run.until = measure_to + COOL_DOWN_S
+        loop = asyncio.get_running_loop()
+        loop.call_at(measure_from, lambda: cpu.__setitem__("from", time.process_time()))
+        loop.call_at(measure_to, lambda: cpu.__setitem__("to", time.process_time()))
         results = await asyncio.gather(*jobs, return_exceptions=True)
-    cpu = time.process_time() - cpu_before
-    for result in results:
+    for table, result in zip(tables, results, strict=True):
         if isinstance(result, BaseException):
-            stats.error(type(result).__name__)
-    if echo:
-        summary = stats.summary(seconds)
-    else:
-        parts = {("html" if html else "json"): s.summary(seconds) for html, s in by_kind.items()}
-        both = Stats(measure_from=stats.measure_from, measure_to=stats.measure_to)
-        for s in [stats, *by_kind.values()]:
-            both.rtts_ms += s.rtts_ms
-            both.sent_at += s.sent_at
-            both.moves += s.moves
-            both.frame_bytes += s.frame_bytes
-            both.gc_pauses += s.gc_pauses
-            both.hands_finished += s.hands_finished
-            both.games_finished += s.games_finished
-            both.games_started += s.games_started
-            both.timeouts += s.timeouts
-            for code, n in s.errors.items():
-                both.errors[code] = both.errors.get(code, 0) + n
-        summary = both.summary(seconds)
-        summary["by_client"] = parts
-    # The generator's own processor time over the whole run (warm-up included): its parsing
-    # shares the machine's cores with the servers it measures.
-    summary["generator_cpu_s"] = round(cpu, 2)
-    summary["generator_cpu_ms_per_move"] = round(1000 * cpu / max(summary["moves"], 1), 2)
-    return summary
+            kinds[kind_of(table)].error(_error_code(result))
+    now = time.process_time()
+    return {
+        "kinds": {kind: s.raw() for kind, s in kinds.items()},
+        "gc_pauses": process.gc_pauses,
+        "cpu_s": now - cpu["began"],
+        "cpu_window_s": cpu.get("to", now) - cpu.get("from", cpu["began"]),
+        "arrived_s": arrived_at - start,
+    }

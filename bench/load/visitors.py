@@ -39,13 +39,20 @@ def _get(url: str) -> int:
 
 
 def visit(
-    ports: list[int], paths: list[str], per_s: float, seconds: float, warmup: float
+    ports: list[int],
+    paths: list[str],
+    per_s: float,
+    seconds: float,
+    warmup: float,
+    start_at: float | None = None,
 ) -> dict[str, object]:
-    """Read ``paths`` in turn at ``per_s`` for ``warmup + seconds``; time those after warm-up."""
+    """Read ``paths`` in turn at ``per_s`` for ``warmup + seconds`` from ``start_at`` (the
+    monotonic clock, shared with the load generators; now if not given); time those read
+    after the warm-up."""
     times: list[float] = []
     errors = 0
     lock = threading.Lock()
-    started = time.monotonic()
+    started = time.monotonic() if start_at is None else start_at
     measure_from = started + warmup
     end = measure_from + seconds
 
@@ -80,6 +87,7 @@ def main() -> None:
     parser.add_argument("--per-s", type=float, default=5.0)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--start-at", type=float, default=None, help="monotonic clock time")
     args = parser.parse_args()
     result = visit(
         [int(p) for p in args.ports.split(",") if p],
@@ -87,6 +95,7 @@ def main() -> None:
         args.per_s,
         args.seconds,
         args.warmup,
+        args.start_at,
     )
     json.dump(result, sys.stdout)
 
