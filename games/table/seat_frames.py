@@ -3,22 +3,24 @@
 A browser socket's frame used to cost a whole template context (the seat's view, the
 display helpers, the legal moves) plus a dozen template renders for every seat after every
 move: about 18 times the JSON frame. Almost all of it is the same for every seat. So a
-table version's spectator context (``presenters.table_context`` for no seat: it holds only
-what everyone may see) is built once per process, every seat's entry in the list of players
-is rendered once from it (``games/partials/seat.html``), and a seat adds only what is its
-own: its hand, its place around the table, the "(you)" marks, its legal moves.
+table version's shared part (games.table.shared_frames: the spectator's view and what the
+regions read of it, every player's entry in the list of players) is built once per process,
+and a seat adds only what is its own: its hand, its place around the table, the "(you)"
+marks, its legal moves. Its engine view is the spectator's plus its cards
+(``engine.view_for_seat``).
 
-The four regions that differ for nearly every seat (the version line, the players around
-the table, the melds, the hand) are written here as strings, with every value escaped,
-because a template render per region per seat is what cost most. They must stay the same
-HTML as their templates (``templates/games/partials/live/``): the page renders those on a
-page load, the socket sends these. ``tests/games/test_table_frames.py`` compares the two for
-every seat over whole bot games, whitespace aside, so a change to a template shows up there
-until it is made here too. The regions that differ by a flag or two (the controls, the seat
-tools, Ready between hands, the obligation line) are rendered from their templates once per
-version and variant and picked per seat. States this module does not build (the waiting
-room, a finished game, a seat whose clock ran out, no hand dealt) return None: the caller then
-renders the seat's own context from the templates as before.
+The regions that differ for nearly every seat (the version line, the players around the
+table, the melds, the hand, the mover's pile and controls, the obligation line) are written
+as strings (here and in ``games.table.region_html``), with every value escaped, because a
+template render per region per seat is what cost most. Regions a move rarely changes (the
+melds, the hand, the hand-end panel) are kept from the version before while their inputs
+are the same (``games.table.kept``). They must stay the same HTML as their templates
+(``templates/games/partials/live/``): the page renders those on a page load, the socket
+sends these. ``tests/games/test_table_frames.py`` compares the two for every seat over
+whole bot games of several presets, whitespace aside, so a change to a template shows up
+there until it is made here too. States this module does not build (the waiting room, a
+finished game, a seat whose clock ran out, a summary that differs by who looks) return None:
+the caller then renders the seat's own context from the templates as before.
 """
 
 from __future__ import annotations
@@ -110,10 +112,10 @@ def _variant(parts: VersionParts, region: str, key: tuple[Any, ...], extra: dict
     return hit
 
 
-LASTING = frozenset({"obligation", "seat-tools", "waiting-room", "game-end"})
+LASTING = frozenset({"seat-tools", "waiting-room", "game-end"})
 """Regions that, in the states built here, read only their key and the table's id: the
-obligation line its words, the seat tools whether the seat may leave, and the waiting room
-and the game's end are hidden while a hand is played (pinned by the tests, which compare
+seat tools whether the seat may leave, and the waiting room and the game's end are hidden
+while a hand is played (pinned by the tests, which compare
 every built region with its template over whole games)."""
 _LASTING_LIMIT = 4096
 _lasting: dict[tuple[Any, ...], str] = {}

@@ -1,14 +1,15 @@
-"""The browser socket's frame: the table's regions, shared ones rendered once per version.
+"""The browser socket's frame: the table's regions, shared ones built once per version.
 
 A browser seat used to get the whole table (``templates/games/partials/table_live.html``)
 rendered for it alone after every move: about 27 times the JSON frame's cost and ~16 KB a
 frame. Here the page's regions (one template each, ``games/partials/live/``) are of two
-kinds. The shared ones are the same for every seat and for spectators, so they are rendered
-once per table version and process from the spectator's context (which holds nothing a seat
-may not see, by construction: the spectator's engine view) and reused for every socket. The
-others are rendered for the seat. Each socket then receives only the regions whose text
-changed since its last frame (htmx swaps each by its id, out of band), plus ``table-state``
-always: it carries the version the page acts on.
+kinds. The shared ones are the same for every seat and for spectators, so they are built
+once per table version and process from the spectator's view (which holds nothing a seat
+may not see, by construction) and reused for every socket: as strings while a hand is
+played (games.table.shared_frames), else from the spectator's whole context and the
+templates. The others are built for the seat (games.table.seat_frames). Each socket then
+receives only the regions whose text changed since its last frame (htmx swaps each by its
+id, out of band), plus ``table-state`` always: it carries the version the page acts on.
 """
 
 from __future__ import annotations

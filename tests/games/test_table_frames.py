@@ -123,7 +123,7 @@ def test_the_regions_built_as_strings_are_the_templates_html_over_whole_hands(
             tables.hand_next(table_id=table.pk)
             continue
         play_one(table, rng)
-    assert built > 200
+    assert built > 60  # michigan is one hand: two players play it in some 30 moves
 
 
 def _parsed(text: str):
