@@ -18,7 +18,7 @@ from html import escape
 from typing import Any
 
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games import engine
 from games.engine import scatter
@@ -423,10 +423,10 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
     faces = [card(code) for code in pile]
     labels = [face["label"] for face in faces]
     names = [face["name"] for face in faces]
-    call = f"Call {claim_word(view)} on" if claimable else ""
+    call = escape(f"Call {claim_word(view)} on") if claimable else ""
     # A card's label and name never hold a character HTML escapes, so the long texts built
     # from them need no escaping pass of their own (checked, for a code shown as it is).
-    plain = not any(_HTML_SPECIAL & set(word) for word in (*labels, *names))
+    plain = not _HTML_SPECIAL.intersection("".join(labels) + "".join(names))
     attr = _same if plain else escape
     out = []
     for index, code in enumerate(pile):
@@ -441,6 +441,10 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
             # Throw-down: say what this card lies on, and take what lies over it.
             under = [pile[i] for i in scatter.covered_by(layout, index)]
             info["lies_over"] = cards_text(under) if under else ""
+        if not (info["takeable"] or info["claimable"]):
+            out.append(info)
+            continue
+        if layout:
             over = scatter.over(layout, index)
             brought, where = [labels[i] for i in over], "above"
             brought_names = [names[i] for i in over]
@@ -448,20 +452,19 @@ def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[
             brought, brought_names, where = labels[:index], names[:index], "below"
         else:
             brought, brought_names, where = labels[index + 1 :], names[index + 1 :], "above"
-        if info["takeable"] or info["claimable"]:
-            info["take_text"] = _taking(labels[index], brought, where)
-            info["button_html"] = mark_safe(
-                _PILE_PICK.format(
-                    escape(info["suit"]),
-                    depth,
-                    "claim_rummy" if info["claimable"] else "take_discard",
-                    attr(info["take_text"]),
-                    len(brought),
-                    escape(call if info["claimable"] else "Take"),
-                    attr(_taking(names[index], brought_names, where)),
-                    _PIPS.get(code, ""),
-                )
+        info["take_text"] = _taking(labels[index], brought, where)
+        info["button_html"] = SafeString(
+            _PILE_PICK.format(
+                attr(info["suit"]),
+                depth,
+                "claim_rummy" if info["claimable"] else "take_discard",
+                attr(info["take_text"]),
+                len(brought),
+                call if info["claimable"] else "Take",
+                attr(_taking(names[index], brought_names, where)),
+                _PIPS.get(code, ""),
             )
+        )
         out.append(info)
     return out
 
@@ -846,6 +849,8 @@ def score_sheet(
     final_totals: Sequence[int] | None = None,
 ) -> list[dict[str, Any]]:
     """Per finished hand and seat: melded, in hand, hand score and the running total.
+    (games.table.shared_frames keeps the live score sheet while the figures read here and
+    in ``side_sheet`` stay the same: a new figure read here belongs in its key too.)
 
     With a finished game's ``final_totals``, points the game added after its last hand (the
     Oklahoma winner's 200) get a row of their own, so every total on the sheet is the one

@@ -182,13 +182,13 @@ def _score_sheet(snap: TableSnapshot, ctx: dict[str, Any]) -> str:
     """Rendered from its template when a hand ends (or a name changes), else the text kept
     from the version before. Its key is all the template reads: the finished hands'
     figures, the seats, the names of its columns, the sides."""
-    rows = presenters.score_sheet(snap)
     table = snap.table
     names = ctx["names"]
     columns = tuple(p["name"] for p in ctx["players"])
-    key = (orjson.dumps(rows), table.num_seats, tuple(names), columns, ctx["sides"])
+    key = (_sheet_figures(snap), table.num_seats, tuple(names), columns, ctx["sides"])
 
     def build() -> str:
+        rows = presenters.score_sheet(snap)
         sheet = display.score_sheet(rows, table.num_seats, None)
         sides = display.side_sheet(rows, ctx["sides"], names)
         return render(
@@ -197,3 +197,22 @@ def _score_sheet(snap: TableSnapshot, ctx: dict[str, Any]) -> str:
         )
 
     return kept.kept(table.pk, "score-sheet", key, build)
+
+
+def _sheet_figures(snap: TableSnapshot) -> tuple[Any, ...]:
+    """Per finished hand, the figures ``display.score_sheet`` and ``display.side_sheet``
+    read of its result: a few numbers a seat and a side, not the whole result (its card
+    lines are most of it, and this key is built at every version)."""
+    out = []
+    for hand in snap.past_hands:
+        result = hand.result or {}
+        seats = tuple(
+            (s["seat"], s["melded"], s["in_hand"], s["counted"], s["total_after"])
+            for s in result.get("seats", ())
+        )
+        sides = tuple(
+            (tuple(side["seats"]), side["score"], side["game_bonus"], side["total_after"])
+            for side in result.get("sides", ())
+        )
+        out.append((hand.number, seats, sides))
+    return tuple(out)
