@@ -67,7 +67,15 @@ def run(games: int, target: int, seed: int, whole: bool) -> dict[str, Any]:
     from games.table import table_frames
 
     per_version: dict[str, list[float]] = {"shared": [], "seats": [], "html": [], "json": []}
-    socket_us: dict[str, list[float]] = {"json": [], "html_frame": [], "html_whole": []}
+    socket_us: dict[str, list[float]] = {
+        "json": [],
+        "html_frame": [],
+        "html_whole": [],
+        "json_to_move": [],
+        "html_frame_to_move": [],
+        "json_idle": [],
+        "html_frame_idle": [],
+    }
     spectator_us: dict[str, list[float]] = {"json": [], "html_frame": []}
     sizes: dict[str, list[int]] = {"json": [], "html_frame": [], "html_whole": []}
     moves = 0
@@ -144,9 +152,10 @@ def run(games: int, target: int, seed: int, whole: bool) -> dict[str, Any]:
         out[f"per_seat_{kind}"] = {
             **_summary(values),
             "x_json_p50": round(statistics.median(values) / json_p50, 2),
-            "bytes_p50": int(statistics.median(sizes[kind])),
-            "bytes_p90": int(_pct(sizes[kind], 0.90)),
         }
+        if kind in sizes:
+            out[f"per_seat_{kind}"]["bytes_p50"] = int(statistics.median(sizes[kind]))
+            out[f"per_seat_{kind}"]["bytes_p90"] = int(_pct(sizes[kind], 0.90))
     out["spectator"] = {kind: _summary(values) for kind, values in spectator_us.items()}
     return out
 
@@ -164,6 +173,7 @@ def _measure(
     The two kinds take turns going first, version by version."""
     from games.table import presenters, table_frames
 
+    movers = set(snap.state.to_act)
     clock = time.perf_counter
     cpu = time.thread_time  # the blocks: processor time, so a busy machine's waits stay out
 
@@ -175,7 +185,9 @@ def _measure(
         for seat in range(SEATS):
             start = clock()
             text, sent[seat] = table_frames.frame(snap, seat, None, sent.get(seat, {}))
-            socket_us["html_frame"].append((clock() - start) * 1e6)
+            took = (clock() - start) * 1e6
+            socket_us["html_frame"].append(took)
+            socket_us["html_frame_to_move" if seat in movers else "html_frame_idle"].append(took)
             sizes["html_frame"].append(len(text.encode()))
         done = cpu()
         start = clock()
@@ -190,7 +202,9 @@ def _measure(
         for seat in range(SEATS):
             start = clock()
             text = presenters.state_json(snap, seat)
-            socket_us["json"].append((clock() - start) * 1e6)
+            took = (clock() - start) * 1e6
+            socket_us["json"].append(took)
+            socket_us["json_to_move" if seat in movers else "json_idle"].append(took)
             sizes["json"].append(len(text.encode()))
         done = cpu()
         start = clock()
