@@ -48,7 +48,8 @@ Phases
 
 Views
     ``view(state, seat)`` (None: spectator) is JSON-ready and holds only what that seat may
-    see; ``deal_from_view(view, sample_or_rng)`` builds a full state consistent with it.
+    see; ``view_for_seat(public, state, seat)`` is the same seat view built from the
+    spectator's; ``deal_from_view(view, sample_or_rng)`` builds a full state consistent with it.
 
 Scoring
     ``hand_result(state)`` (per seat and per card), ``game_outcome(rules, totals)``,
@@ -131,7 +132,14 @@ from .scoring import (
     settle_game,
 )
 from .state import ClaimWindow, HandEnd, HandState, Obligation, Phase, new_hand, stack_deck
-from .views import actions_from_history, deal_from_view, known_holdings, move_numbers, view
+from .views import (
+    actions_from_history,
+    deal_from_view,
+    known_holdings,
+    move_numbers,
+    view,
+    view_for_seat,
+)
 
 __all__ = [
     "FORMAT",
@@ -214,4 +222,5 @@ __all__ = [
     "state_from_json",
     "state_to_json",
     "view",
+    "view_for_seat",
 ]

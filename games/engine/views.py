@@ -127,6 +127,21 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
     return data
 
 
+def view_for_seat(public: dict[str, Any], state: HandState, seat: int) -> dict[str, Any]:
+    """``view(state, seat)``, given ``public``: the spectator's ``view(state)`` of the same
+    state. A seat sees what a spectator sees plus its own cards, so a caller that needs
+    every seat's view of one state (a browser frame for each seat after a move) copies the
+    spectator's instead of walking the whole history again per seat. The result shares its
+    lists with ``public``: read it, never change it."""
+    if public["seat"] is not None:
+        raise ValueError("A seat's view is built from the spectator's view.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_seats:
+        raise ValueError(f"There is no seat {seat!r} at this table.")
+    data = {**public, "seat": seat}
+    data["hand"] = list(state.hands[seat])
+    return data
+
+
 # Rebuilding a state from a view ---------------------------------------------------------------
 
 

@@ -14,10 +14,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from html import escape
 from typing import Any
 
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games import engine
 from games.engine import scatter
@@ -409,43 +410,86 @@ def melds_by_owner(
 
 
 def discard_pile(view: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The pile bottom to top; each card knows its depth and what taking it brings along."""
+    """The pile bottom to top; each card knows its depth and what taking it brings along.
+
+    The seat to move may take most cards of a long pile, each naming every card it brings:
+    the pile's labels and names are looked up once and each card's list is a slice of them,
+    so a 40-card pile is not 800 look-ups."""
     pile = view["discard"]
     whole_pile = _takes_whole_pile(view)
     layout = view.get("scatter") or []
     takeable = {a["depth"] for a in legal if a["type"] == "take_discard"}
     claimable = {a.get("depth", 0) for a in legal if a["type"] == "claim_rummy"}
+    faces = [card(code) for code in pile]
+    labels = [face["label"] for face in faces]
+    names = [face["name"] for face in faces]
+    call = escape(f"Call {claim_word(view)} on") if claimable else ""
+    # A card's label and name never hold a character HTML escapes, so the long texts built
+    # from them need no escaping pass of their own (checked, for a code shown as it is).
+    plain = not _HTML_SPECIAL.intersection("".join(labels) + "".join(names))
+    attr = _same if plain else escape
     out = []
     for index, code in enumerate(pile):
         depth = len(pile) - 1 - index
-        info = card(code, depth=depth, takeable=depth in takeable, claimable=depth in claimable)
+        info = {
+            **faces[index],
+            "depth": depth,
+            "takeable": depth in takeable,
+            "claimable": depth in claimable,
+        }
         if layout:
             # Throw-down: say what this card lies on, and take what lies over it.
             under = [pile[i] for i in scatter.covered_by(layout, index)]
             info["lies_over"] = cards_text(under) if under else ""
-            brings, where = [pile[i] for i in scatter.over(layout, index)], "above"
+        if not (info["takeable"] or info["claimable"]):
+            out.append(info)
+            continue
+        if layout:
+            over = scatter.over(layout, index)
+            brought, where = [labels[i] for i in over], "above"
+            brought_names = [names[i] for i in over]
         elif whole_pile:  # oklahoma: the top card, and every card below it with it
-            brings, where = list(pile[:index]), "below"
+            brought, brought_names, where = labels[:index], names[:index], "below"
         else:
-            brings, where = pile[index + 1 :], "above"
-        if info["takeable"] or info["claimable"]:
-            verb = f"Call {claim_word(view)} on" if info["claimable"] else "Take"
-            info["take_text"] = _take_text(code, brings, where)
-            info["button_html"] = format_html(
-                '<button type="button" class="pile-pick pcard pcard-{}" data-depth="{}"'
-                ' data-kind="{}" data-take-text="{}" data-brings="{}"'
-                ' aria-label="{} {}">{}</button>',
-                info["suit"],
+            brought, brought_names, where = labels[index + 1 :], names[index + 1 :], "above"
+        info["take_text"] = _taking(labels[index], brought, where)
+        info["button_html"] = SafeString(
+            _PILE_PICK.format(
+                attr(info["suit"]),
                 depth,
                 "claim_rummy" if info["claimable"] else "take_discard",
-                info["take_text"],
-                len(brings),
-                verb,
-                _take_name(code, brings, where),
+                attr(info["take_text"]),
+                len(brought),
+                call if info["claimable"] else "Take",
+                attr(_taking(names[index], brought_names, where)),
                 _PIPS.get(code, ""),
             )
+        )
         out.append(info)
     return out
+
+
+_HTML_SPECIAL = frozenset("&<>\"'")
+
+
+def _same(text: str) -> str:
+    return text
+
+
+_PILE_PICK = (
+    '<button type="button" class="pile-pick pcard pcard-{}" data-depth="{}"'
+    ' data-kind="{}" data-take-text="{}" data-brings="{}"'
+    ' aria-label="{} {}">{}</button>'
+)
+
+
+def _taking(word: str, brought: Sequence[str], where: str) -> str:
+    """What taking a pile card takes, in labels ("the 7♥ and the 2 above it: 8♣ and K♦")
+    or in spoken names, from the card's word and those of the cards it brings."""
+    if not brought:
+        return f"the {word}"
+    listed = brought[0] if len(brought) == 1 else ", ".join(brought[:-1]) + " and " + brought[-1]
+    return f"the {word} and the {len(brought)} {where} it: {listed}"
 
 
 def pile_refusal(view: dict[str, Any] | None, legal: Sequence[dict[str, Any]]) -> str:
@@ -474,22 +518,6 @@ def pile_refusal(view: dict[str, Any] | None, legal: Sequence[dict[str, Any]]) -
 def _takes_whole_pile(view: dict[str, Any]) -> bool:
     info = engine.PRESETS.get(view.get("preset", ""))
     return bool(info and info.take_top_takes_pile)
-
-
-def _take_text(code: str, brings: Sequence[str], where: str = "above") -> str:
-    if not brings:
-        return f"the {card(code)['label']}"
-    return f"the {card(code)['label']} and the {len(brings)} {where} it: {cards_text(brings)}"
-
-
-def _take_name(code: str, brings: Sequence[str], where: str = "above") -> str:
-    """The same as _take_text in words a screen reader says well."""
-    name = card(code)["name"]
-    if not brings:
-        return f"the {name}"
-    others = [card(other)["name"] for other in brings]
-    listed = others[0] if len(others) == 1 else ", ".join(others[:-1]) + " and " + others[-1]
-    return f"the {name} and the {len(brings)} {where} it: {listed}"
 
 
 def claim_word(view: dict[str, Any] | None) -> str:
@@ -821,6 +849,8 @@ def score_sheet(
     final_totals: Sequence[int] | None = None,
 ) -> list[dict[str, Any]]:
     """Per finished hand and seat: melded, in hand, hand score and the running total.
+    (games.table.shared_frames keeps the live score sheet while the figures read here and
+    in ``side_sheet`` stay the same: a new figure read here belongs in its key too.)
 
     With a finished game's ``final_totals``, points the game added after its last hand (the
     Oklahoma winner's 200) get a row of their own, so every total on the sheet is the one

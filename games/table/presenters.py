@@ -33,6 +33,18 @@ def seat_view(snap: TableSnapshot, seat: int | None) -> dict[str, Any] | None:
     return view
 
 
+def seat_view_from(snap: TableSnapshot, public: dict[str, Any], seat: int) -> dict[str, Any]:
+    """``seat_view(snap, seat)`` given ``public``, the spectator's ``seat_view(snap, None)``:
+    the seat's cards added to a copy of it (``engine.view_for_seat``), for a browser frame
+    that needs every seat's view of one snapshot. A finished hand held back from its seats
+    (each keeps only its own score lines) takes the seat's own view."""
+    if public["phase"] == "hand_over" and _held_back(snap):
+        held = seat_view(snap, seat)
+        assert held is not None
+        return held
+    return engine.view_for_seat(public, snap.state, seat)
+
+
 def _held_back(snap: TableSnapshot) -> bool:
     """A managed table's finished hand whose deal other tables still play (games.secrecy):
     its seed and the other seats' cards wait. Asked only at a hand's end."""
@@ -298,7 +310,7 @@ def table_context(
         "hand_pause": round(clock.hand_pause_s()),
     }
     ctx["opponents"], ctx["me"] = display.around_the_table(ctx["players"], seat)
-    ctx.update(_hand_summary(snap, seat, names, over, user_id))
+    ctx.update(hand_summary(snap, seat, names, over, user_id))
     ctx["clock_note"] = (
         display.clock_turn(view, snap.clock_moves, seat) if ctx["timed_out"] else None
     )
@@ -333,7 +345,7 @@ def table_context(
 BOT_LEVEL_CHOICES = [(level, level.title()) for level in tables_service.BOT_LEVELS]
 
 
-def _hand_summary(
+def hand_summary(
     snap: TableSnapshot, seat: int | None, names: list[str], over: bool, user_id: int | None
 ) -> dict[str, Any]:
     """The latest finished hand of the game, for the summary panel: it is rendered while the

@@ -3,22 +3,24 @@
 A browser socket's frame used to cost a whole template context (the seat's view, the
 display helpers, the legal moves) plus a dozen template renders for every seat after every
 move: about 18 times the JSON frame. Almost all of it is the same for every seat. So a
-table version's spectator context (``presenters.table_context`` for no seat: it holds only
-what everyone may see) is built once per process, every seat's entry in the list of players
-is rendered once from it (``games/partials/seat.html``), and a seat adds only what is its
-own: its hand, its place around the table, the "(you)" marks, its legal moves.
+table version's shared part (games.table.shared_frames: the spectator's view and what the
+regions read of it, every player's entry in the list of players) is built once per process,
+and a seat adds only what is its own: its hand, its place around the table, the "(you)"
+marks, its legal moves. Its engine view is the spectator's plus its cards
+(``engine.view_for_seat``).
 
-The four regions that differ for nearly every seat (the version line, the players around
-the table, the melds, the hand) are written here as strings, with every value escaped,
-because a template render per region per seat is what cost most. They must stay the same
-HTML as their templates (``templates/games/partials/live/``): the page renders those on a
-page load, the socket sends these. ``tests/games/test_table_frames.py`` compares the two for
-every seat over whole bot games, whitespace aside, so a change to a template shows up there
-until it is made here too. The regions that differ by a flag or two (the controls, the seat
-tools, Ready between hands, the obligation line) are rendered from their templates once per
-version and variant and picked per seat. States this module does not build (the waiting
-room, a finished game, a seat whose clock ran out, no hand dealt) return None: the caller then
-renders the seat's own context from the templates as before.
+The regions that differ for nearly every seat (the version line, the players around the
+table, the melds, the hand, the mover's pile and controls, the obligation line) are written
+as strings (here and in ``games.table.region_html``), with every value escaped, because a
+template render per region per seat is what cost most. Regions a move rarely changes (the
+melds, the hand, the hand-end panel) are kept from the version before while their inputs
+are the same (``games.table.kept``). They must stay the same HTML as their templates
+(``templates/games/partials/live/``): the page renders those on a page load, the socket
+sends these. ``tests/games/test_table_frames.py`` compares the two for every seat over
+whole bot games of several presets, whitespace aside, so a change to a template shows up
+there until it is made here too. States this module does not build (the waiting room, a
+finished game, a seat whose clock ran out, a summary that differs by who looks) return None:
+the caller then renders the seat's own context from the templates as before.
 """
 
 from __future__ import annotations
@@ -26,17 +28,19 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from html import escape
 from typing import Any
 
+import orjson
 from django.template import Context
 from django.template.loader import get_template
 from django.urls import reverse
-from django.utils.html import escape
 
 from games import engine
 from games.models import Table
 from games.selectors import TableSnapshot
-from games.table import display, presenters
+from games.table import display, kept, presenters, region_html
 
 _SPACES = re.compile(r"\s*\n\s*")
 SEATED = "@seated"
@@ -61,8 +65,20 @@ class VersionParts:
     regions: dict[str, str]
     seat_items: list[str] | None = None
     variants: dict[tuple[Any, ...], str] = field(default_factory=dict)
-    meld_groups: dict[tuple[Any, ...], str] = field(default_factory=dict)
     views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    melds_key: Any = None
+    """What the melds region reads of the version (the melds, the names): a seat's melds
+    are kept from one version to the next while it and the seat's lay-off targets match."""
+    melds: list[dict[str, Any]] | None = None
+    per_seat: bool = False
+    """Whether the seats' regions are built here (``prepare``): a hand in play, and no
+    summary that differs by who looks."""
+    idle_cards: list[str] | None = None
+    """The pile's cards as a seat that may take none sees them (games.table.shared_frames)."""
+    hand_end_key: Any = None
+    seat_cuts: list[tuple[str, str, int]] = field(default_factory=list)
+    cuts: dict[str, Any] = field(default_factory=dict)
+    """Regions built here whose cut into items (games.table.table_frames) is known: by text."""
 
 
 def _template(name: str) -> Any:
@@ -96,25 +112,32 @@ def _variant(parts: VersionParts, region: str, key: tuple[Any, ...], extra: dict
     return hit
 
 
-LASTING = frozenset({"obligation", "seat-tools", "waiting-room", "game-end"})
+LASTING = frozenset({"seat-tools", "waiting-room", "game-end"})
 """Regions that, in the states built here, read only their key and the table's id: the
-obligation line its words, the seat tools whether the seat may leave, and the waiting room
-and the game's end are hidden while a hand is played (pinned by the tests, which compare
+seat tools whether the seat may leave, and the waiting room and the game's end are hidden
+while a hand is played (pinned by the tests, which compare
 every built region with its template over whole games)."""
 _LASTING_LIMIT = 4096
 _lasting: dict[tuple[Any, ...], str] = {}
+
+
+def forget() -> None:
+    """Drop the regions kept per process (tests and benchmarks that start cold)."""
+    _lasting.clear()
 
 
 def prepare(parts: VersionParts) -> None:
     """Build what every seat of this version will read, once: each player's entry and
     the controls of a seat not to move. (Done lazily it would count in the first seat's
     frame; here it counts in the version's shared cost, where it belongs.)"""
-    if builds(parts.snap, parts):
+    snap = parts.snap
+    parts.per_seat = builds(snap, parts) and not presenters.summary_differs_by_user(snap)
+    if parts.per_seat:
         _seat_items(parts)
-        _variant(parts, "controls", ("[]",), {"legal_json": "[]", "controls": _IDLE_CONTROLS})
 
 
 _IDLE_CONTROLS = display.controls([], None)
+_IDLE_CONTROLS_HTML = region_html.controls("[]", _IDLE_CONTROLS, None, "")
 
 
 def builds(snap: TableSnapshot, parts: VersionParts) -> bool:
@@ -133,10 +156,8 @@ def seat_regions(
     snap: TableSnapshot, parts: VersionParts, seat: int | None, user: Any
 ) -> dict[str, str] | None:
     """Every per-seat region for this seat, or None when the templates must do it."""
-    if not builds(snap, parts):
-        return None
-    if presenters.summary_differs_by_user(snap):
-        return None  # a summary only some players may see: the templates, per socket
+    if not parts.per_seat:
+        return None  # no hand in play, or a summary only some players may see: templates
     seat = presenters.checked_seat(snap, seat, user)
     if seat is not None and snap.seats[seat].left:
         seat = None  # they left the game: a bot plays the seat, they may watch
@@ -153,33 +174,21 @@ def seat_regions(
         "table-state": _table_state(snap, base, view, seat, legal, timed_out, names),
         "players": _players(parts, seat, covered),
         "melds": _melds(parts, seat, legal),
-        "my-hand": _my_hand(base, view, seat),
+        "my-hand": _my_hand(parts, view, seat),
     }
-    obligation = display.obligation_text(view, names)
-    out["obligation"] = _variant(parts, "obligation", (obligation,), {"obligation": obligation})
-    legal_json = json.dumps(legal) if legal else "[]"
-    controls = display.controls(legal, view) if legal else _IDLE_CONTROLS
-    out["controls"] = _variant(
-        parts, "controls", (legal_json,), {"legal_json": legal_json, "controls": controls}
-    )
-    if not legal:  # the pile as every seat not to move sees it (games/table_frames.py)
+    out["obligation"] = region_html.obligation(display.obligation_text(view, names))
+    if not legal:  # every seat not to move: the pile as the version's shared part has it
+        out["controls"] = _IDLE_CONTROLS_HTML
         out["pile"] = parts.regions["pile" + ("" if seat is None else SEATED)]
     else:
-        out["pile"] = render(
-            "games/partials/live/pile.html",
-            {
-                **base,
-                "view": view,
-                "controls": controls,
-                "pile": display.discard_pile(view, legal),
-                "pile_refusal": display.pile_refusal(view, legal),
-            },
+        controls = display.controls(legal, view)
+        out["controls"] = region_html.controls(
+            json.dumps(legal), controls, view["phase"], base["claim_word"]
         )
+        out["pile"] = _mover_pile(parts, view, legal, controls)
     can_leave = seat is not None
     out["seat-tools"] = _variant(parts, "seat-tools", (can_leave,), {"can_leave": can_leave})
-    ready = presenters.ready_flags(snap, seat, base["hand_over"])
-    key = (ready["ready_offered"], ready["ready_pressed"])
-    out["hand-end"] = _variant(parts, "hand-end", key, ready)
+    out["hand-end"] = _hand_end(parts, seat)
     out["waiting-room"] = _variant(parts, "waiting-room", (), {})
     out["game-end"] = _variant(parts, "game-end", (), {})
     return out
@@ -190,7 +199,7 @@ def _seat_view(parts: VersionParts, seat: int) -> dict[str, Any]:
     in two tabs (or a page and a phone) has two sockets on the same seat."""
     hit = parts.views.get(seat)
     if hit is None:
-        hit = parts.views[seat] = presenters.seat_view(parts.snap, seat)
+        hit = parts.views[seat] = presenters.seat_view_from(parts.snap, parts.ctx["view"], seat)
     return hit
 
 
@@ -227,31 +236,162 @@ def _players(parts: VersionParts, seat: int | None, covered: bool) -> str:
     items = _seat_items(parts)
     count = len(items)
     if seat is None or not 0 <= seat < count:
-        others, label = items, "Players"
+        order, label = list(range(count)), "Players"
     else:
-        others = [items[(seat + step) % count] for step in range(1, count)]
+        order = [(seat + step) % count for step in range(1, count)]
         label = "The other players"
-    return (
+    others = [items[at] for at in order]
+    head = (
         f'<section id="players" hx-swap-oob="true" class="seats seats-{len(others)}"'
         f' aria-label="{label}">\n{_covered_notice(parts) if covered else ""}'
-        '<ul class="player-list">\n' + "".join(others) + "\n</ul>\n</section>"
+        '<ul class="player-list">\n'
     )
+    text = head + "".join(others) + _PLAYERS_TAIL
+    # How games.table.table_frames cuts the region into its entries (each entry is
+    # "\n<li ...>...</li>\n"), known here without parsing the text again for every seat.
+    cuts = [parts.seat_cuts[at] for at in order]
+    parts.cuts[text] = (
+        hash(head + "\n\n" * len(others) + _PLAYERS_TAIL),
+        [(key, None, item) for key, item, _digest in cuts],
+        tuple((key, None, digest) for key, _item, digest in cuts),
+    )
+    return text
+
+
+_PLAYERS_TAIL = "\n</ul>\n</section>"
 
 
 def _seat_items(parts: VersionParts) -> list[str]:
+    """Every player's entry in the list of players, as everyone sees it: built once per
+    version, and kept from the version before while what it shows is the same (a move
+    changes one or two: the mover's count, whose turn it is)."""
     if parts.seat_items is None:
-        template = _template("games/partials/seat.html")
-        context = Context(parts.ctx)
-        items = []
-        for row in parts.ctx["players"]:
-            with context.push(p=row):
-                items.append(compact(template.render(context)))
-        parts.seat_items = items
+        base = parts.ctx
+        table = base["table"]
+        clock = (base["deadline"], table.turn_seconds, base["view"]["phase"] == "claim")
+        clock_key = (*clock, base["claim_word"])
+        parts.seat_items = [
+            kept.kept(
+                table.pk,
+                ("player", row["index"]),
+                _entry_key(row, clock_key),
+                lambda row=row: region_html.seat(
+                    row,
+                    deadline=base["deadline"],
+                    turn_seconds=table.turn_seconds,
+                    phase=base["view"]["phase"],
+                    claim=base["claim_word"],
+                ),
+            )
+            for row in base["players"]
+        ]
+        parts.seat_cuts = [
+            (f"player-{row['index']}", entry[1:-1], hash(entry[1:-1]))
+            for row, entry in zip(base["players"], parts.seat_items, strict=True)
+        ]
     return parts.seat_items
 
 
+def _entry_key(row: dict[str, Any], clock: tuple[Any, ...]) -> tuple[Any, ...]:
+    """All a player's entry (``region_html.seat``) reads of its row, and of the clock for
+    the player to move."""
+    presence = row["presence_info"]
+    return (
+        row["index"],
+        row["name"],
+        row["token"],
+        row["is_me"],
+        row["bot"],
+        row["left"],
+        row["autoplay"],
+        row["hand_size"],
+        row.get("running"),
+        row["total"],
+        row["is_dealer"],
+        presence["state"],
+        presence["connected"],
+        row.get("side"),
+        tuple(row.get("partners") or ()),
+        tuple(c["code"] for c in row["known"]),
+        tuple(c["code"] for c in row["displayed"]),
+        tuple(c["code"] for c in row["fronts"]),
+        clock if row["to_act"] else None,
+    )
+
+
+def _mover_pile(
+    parts: VersionParts,
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    controls: dict[str, Any],
+) -> str:
+    """The pile as the seat to move sees it: the cards it may take or call on are buttons
+    (none once it has drawn: then the cards are those every other seat sees)."""
+    if controls["take"] or controls["claim"] or parts.idle_cards is None:
+        cards = [
+            region_html.pile_card(
+                c["button_html"] if c["takeable"] or c["claimable"] else c["html"],
+                c.get("lies_over", ""),
+            )
+            for c in display.discard_pile(view, legal)
+        ]
+    else:
+        cards = parts.idle_cards
+    text, cut = region_html.pile(
+        stock_count=view["stock_count"],
+        scattered=bool(view.get("scatter")),
+        cards=cards,
+        refusal=display.pile_refusal(view, legal),
+        claim_word=parts.ctx["claim_word"],
+        draw=controls["draw"],
+        take=controls["take"],
+        claim=controls["claim"],
+    )
+    parts.cuts[text] = cut
+    return text
+
+
+def _hand_end(parts: VersionParts, seat: int | None) -> str:
+    """The last finished hand's summary, which stays on screen through the next hand: from
+    its template only when what it reads changes (a hand ends, Ready is pressed), else as
+    kept from the version before. Only the Ready form differs by seat."""
+    snap = parts.snap
+    base = parts.ctx
+    table = snap.table
+    over = base["hand_over"]
+    ready = presenters.ready_flags(snap, seat, over)
+    if parts.hand_end_key is None:  # what every seat's panel reads, once per version
+        finished = [h for h in snap.past_hands if h.result]
+        hand = finished[-1] if finished else None
+        parts.hand_end_key = (
+            None if hand is None else (hand.number, orjson.dumps(hand.result)),
+            snap.game.number if snap.game is not None else 0,
+            tuple(base["names"]),
+            over,
+            table.managed,
+            table.status,
+            base["hand_pause"],
+            base["game_over"],
+        )
+    pause = ready["pause_left"] if table.managed and ready["ready_offered"] else None
+    key = (parts.hand_end_key, ready["ready_offered"], ready["ready_pressed"], pause)
+
+    def build() -> str:
+        summary = presenters.hand_summary(snap, None, base["names"], over, None)
+        return render("games/partials/live/hand-end.html", {**base, **summary, **ready})
+
+    slot = ("hand-end", ready["ready_offered"], ready["ready_pressed"])
+    return kept.kept(table.pk, slot, key, build)
+
+
 def _covered_notice(parts: VersionParts) -> str:
-    back = escape(reverse("seat_back", args=[parts.snap.table.pk]))
+    return _covered_text(parts.snap.table.pk)
+
+
+@lru_cache(maxsize=1024)
+def _covered_text(table_id: int) -> str:
+    """The "I'm back" notice of a table (reversing its address is most of its cost)."""
+    back = escape(reverse("seat_back", args=[table_id]))
     return (
         '<div class="notice covered" role="alert">\n<p>A bot is playing your seat (you ran out'
         " of time twice, or lost your connection).</p>\n"
@@ -262,8 +402,43 @@ def _covered_notice(parts: VersionParts) -> str:
 
 
 def _melds(parts: VersionParts, seat: int | None, legal: list[dict[str, Any]]) -> str:
+    """The melds as this seat sees them ("(you)", its group first, "Lay off here" where it
+    may), kept from the version before while the melds, the names and the seat's lay-off
+    targets are the same (most moves change none of them)."""
+    playing = parts.ctx["view"]["phase"] == "play" and bool(legal)
+    targets = (
+        tuple(a.get("meld") for a in legal if a["type"] in ("lay_off", "play_natural"))
+        if playing
+        else ()
+    )
+    if parts.melds_key is None:  # not a version games.table.shared_frames built
+        return _build_melds(parts, seat, legal)
+    key = (parts.melds_key, targets)
+    return kept.kept(
+        parts.snap.table.pk, ("melds", seat), key, lambda: _build_melds(parts, seat, legal)
+    )
+
+
+def _table_melds(parts: VersionParts) -> list[dict[str, Any]]:
+    """The melds with their cards' faces (``display.table_melds``), kept per table while the
+    melds and the names are the same (every seat's regions read them)."""
+    if parts.melds is None:
+        base = parts.ctx
+        if "melds" in base:  # a context games.table.presenters built whole
+            parts.melds = base["melds"]
+        else:
+            parts.melds = kept.kept(
+                parts.snap.table.pk,
+                "table-melds",
+                parts.melds_key,
+                lambda: display.table_melds(base["view"], base["names"]),
+            )
+    return parts.melds
+
+
+def _build_melds(parts: VersionParts, seat: int | None, legal: list[dict[str, Any]]) -> str:
     base = parts.ctx
-    groups = display.melds_by_owner(base["melds"], base["names"], seat, legal)
+    groups = display.melds_by_owner(_table_melds(parts), base["names"], seat, legal)
     head = (
         '<section id="melds" hx-swap-oob="true" class="area melds" aria-labelledby="melds-heading">'
         '\n<h2 id="melds-heading" class="area-heading visually-hidden">Melds on the table</h2>\n'
@@ -274,11 +449,14 @@ def _melds(parts: VersionParts, seat: int | None, legal: list[dict[str, Any]]) -
     body = []
     for group in groups:
         targets = tuple(m["id"] for m in group["melds"] if m["can_lay_off"]) if playing else ()
-        key = (group["seat"], group["is_me"], targets)
-        html = parts.meld_groups.get(key)
-        if html is None:
-            html = parts.meld_groups[key] = _meld_group(group, targets)
-        body.append(html)
+        body.append(
+            kept.kept(
+                parts.snap.table.pk,
+                ("meld-group", group["seat"], group["is_me"]),
+                (parts.melds_key, targets),
+                lambda group=group, targets=targets: _meld_group(group, targets),
+            )
+        )
     return head + '<div class="meld-groups">\n' + "\n".join(body) + "\n</div>\n</section>"
 
 
@@ -295,7 +473,7 @@ def _meld_group(group: dict[str, Any], targets: tuple[int, ...]) -> str:
         f'<ul class="meld-list" id="meld-list-{owner}">',
     ]
     for meld in group["melds"]:
-        number = escape(meld["id"])
+        number = escape(str(meld["id"]))
         button = ""
         if meld["id"] in targets:
             button = (
@@ -325,7 +503,33 @@ def _plural(count: Any) -> str:
     return "" if count == 1 else "s"
 
 
-def _my_hand(base: dict[str, Any], view: dict[str, Any], seat: int | None) -> str:
+def _my_hand(parts: VersionParts, view: dict[str, Any], seat: int | None) -> str:
+    """The seat's cards and its own facts, kept from the version before while the cards
+    and every fact shown are the same (only the mover's change at a move)."""
+    base = parts.ctx
+    if seat is None or not view.get("hand"):
+        return _build_my_hand(base, view, seat)
+    me = base["players"][seat]
+    clock = (base["deadline"], base["table"].turn_seconds, view["phase"] == "claim")
+    key = (
+        tuple(view["hand"]),
+        me["token"],
+        me["is_dealer"],
+        me.get("side"),
+        tuple(me.get("partners") or ()),
+        me.get("running"),
+        me["total"],
+        clock if me["to_act"] else None,
+        base["claim_word"],
+        tuple(c["code"] for c in me["fronts"]),
+        tuple(c["code"] for c in me["displayed"]),
+    )
+    return kept.kept(
+        parts.snap.table.pk, ("my-hand", seat), key, lambda: _build_my_hand(base, view, seat)
+    )
+
+
+def _build_my_hand(base: dict[str, Any], view: dict[str, Any], seat: int | None) -> str:
     me = base["players"][seat] if seat is not None else None
     codes = engine.sort_cards(view["hand"]) if view.get("hand") else []
     to_act = me is not None and me["to_act"]
@@ -348,13 +552,13 @@ def _my_hand(base: dict[str, Any], view: dict[str, Any], seat: int | None) -> st
             )
         if me.get("running") is not None:
             facts.append(
-                f'<span class="player-score player-running">{escape(me["running"])}'
+                f'<span class="player-score player-running">{escape(str(me["running"]))}'
                 " this hand</span>"
             )
         else:
             total = me["total"]
             facts.append(
-                f'<span class="player-score">{escape(total)} point{_plural(total)}'
+                f'<span class="player-score">{escape(str(total))} point{_plural(total)}'
                 f"{' (side)' if side else ''}</span>"
             )
         if to_act:

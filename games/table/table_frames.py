@@ -1,19 +1,21 @@
-"""The browser socket's frame: the table's regions, shared ones rendered once per version.
+"""The browser socket's frame: the table's regions, shared ones built once per version.
 
 A browser seat used to get the whole table (``templates/games/partials/table_live.html``)
 rendered for it alone after every move: about 27 times the JSON frame's cost and ~16 KB a
 frame. Here the page's regions (one template each, ``games/partials/live/``) are of two
-kinds. The shared ones are the same for every seat and for spectators, so they are rendered
-once per table version and process from the spectator's context (which holds nothing a seat
-may not see, by construction: the spectator's engine view) and reused for every socket. The
-others are rendered for the seat. Each socket then receives only the regions whose text
-changed since its last frame (htmx swaps each by its id, out of band), plus ``table-state``
-always: it carries the version the page acts on.
+kinds. The shared ones are the same for every seat and for spectators, so they are built
+once per table version and process from the spectator's view (which holds nothing a seat
+may not see, by construction) and reused for every socket: as strings while a hand is
+played (games.table.shared_frames), else from the spectator's whole context and the
+templates. The others are built for the seat (games.table.seat_frames). Each socket then
+receives only the regions whose text changed since its last frame (htmx swaps each by its
+id, out of band), plus ``table-state`` always: it carries the version the page acts on.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -21,7 +23,7 @@ from django.template import Context
 from django.template.loader import get_template
 
 from games.selectors import TableSnapshot
-from games.table import display, presenters, seat_frames
+from games.table import display, kept, presenters, seat_frames, shared_frames
 from games.table.seat_frames import SEATED, VersionParts, compact
 
 REGIONS: tuple[str, ...] = (
@@ -50,6 +52,7 @@ ALWAYS_SENT = "table-state"
 
 _CACHE_LIMIT = 256
 _shared: OrderedDict[tuple[int, int], VersionParts] = OrderedDict()
+_lock = threading.Lock()  # frames are built on a pool of threads (games.consumers)
 
 
 def _templates() -> dict[str, Any]:
@@ -81,6 +84,22 @@ def version_parts(snap: TableSnapshot) -> VersionParts:
     # snapshot cache's object, and one reloaded from the database renders afresh.
     if hit is not None and hit.snap is snap:
         return hit
+    if shared_frames.builds(snap):  # a hand in play: strings, and texts kept across versions
+        parts = shared_frames.version_parts(snap)
+    else:
+        parts = _from_templates(snap)
+    seat_frames.prepare(parts)
+    with _lock:
+        _shared[key] = parts
+        _shared.move_to_end(key)
+        if len(_shared) > _CACHE_LIMIT:
+            _shared.popitem(last=False)
+    return parts
+
+
+def _from_templates(snap: TableSnapshot) -> VersionParts:
+    """The shared part of a version without a hand in play (the waiting room, a finished
+    game): the spectator's whole context and the regions' templates."""
     ctx = presenters.table_context(snap, None, None, seat_only=False)
     rendered = render_regions(ctx, SHARED | SHARED_WHEN_IDLE)
     # A seated player who is not to move is told why a pile card cannot be taken in other
@@ -88,13 +107,7 @@ def version_parts(snap: TableSnapshot) -> VersionParts:
     seated = {**ctx, "pile_refusal": display.pile_refusal({"seat": 0}, [])}
     for region in SHARED_WHEN_IDLE:
         rendered[region + SEATED] = render_regions(seated, (region,))[region]
-    parts = VersionParts(snap=snap, ctx=ctx, regions=rendered)
-    seat_frames.prepare(parts)
-    _shared[key] = parts
-    _shared.move_to_end(key)
-    if len(_shared) > _CACHE_LIMIT:
-        _shared.popitem(last=False)
-    return parts
+    return VersionParts(snap=snap, ctx=ctx, regions=rendered)
 
 
 def shared_regions(snap: TableSnapshot) -> dict[str, str]:
@@ -103,16 +116,35 @@ def shared_regions(snap: TableSnapshot) -> dict[str, str]:
 
 
 def forget(table_id: int) -> None:
-    """Drop a table's cached shared regions (the benchmark measures a cold version)."""
-    for key in [k for k in _shared if k[0] == table_id]:
-        del _shared[key]
+    """Drop a table's cached version parts, so its next frame builds its version's shared
+    part again (the benchmark measures each version as a process first meets it). The
+    texts kept from version to version (games.table.kept) stay, as they do in a process
+    that renders every version of the table."""
+    with _lock:
+        for key in [k for k in _shared if k[0] == table_id]:
+            del _shared[key]
+
+
+def reset() -> None:
+    """Forget everything this process keeps for building frames (tests and benchmarks
+    that must start cold)."""
+    with _lock:
+        _shared.clear()
+    _parsed.clear()
+    kept.forget()
+    seat_frames.forget()
 
 
 def seat_regions(snap: TableSnapshot, seat: int | None, user: Any) -> dict[str, str]:
     """Every region as this seat sees it: the shared ones from the cache, the seat's own
     built by games.table.seat_frames, or (states it does not build) rendered from the seat's
     whole context."""
-    parts = version_parts(snap)
+    return _seat_regions(version_parts(snap), snap, seat, user)
+
+
+def _seat_regions(
+    parts: VersionParts, snap: TableSnapshot, seat: int | None, user: Any
+) -> dict[str, str]:
     shared = parts.regions
     own = seat_frames.seat_regions(snap, parts, seat, user)
     if own is not None:
@@ -135,23 +167,25 @@ def frame(
     socket) records, and ``table-state`` always. ``sent`` itself is not changed: the caller
     keeps the new record only once the frame has really gone (a frame it drops as stale
     must not count as seen). An empty ``sent`` (a new socket, a resync) gets every region."""
-    regions = seat_regions(snap, seat, user)
-    parts = []
+    version = version_parts(snap)
+    regions = _seat_regions(version, snap, seat, user)
+    out = []
     after = dict(sent)
     for region in REGIONS:
         html = regions[region]
-        if region == "pile" and (pieces := _pile_pieces(html)) is not None:
-            parts.extend(_pile_changes(html, pieces, sent, after))
+        if region == "pile" and (pieces := version.cuts.get(html) or _pile_pieces(html)):
+            out.extend(_pile_changes(html, pieces, sent, after))
             continue
         if region in ITEMS:
-            parts.extend(_item_changes(region, html, sent, after))
+            cut = version.cuts.get(html) or _items(html, ITEMS[region])
+            out.extend(_item_changes(html, cut, sent, after, region))
             continue
         digest = hash(html)
         if region != ALWAYS_SENT and sent.get(region) == digest:
             continue
         after[region] = digest
-        parts.append(html)
-    return "\n".join(parts), after
+        out.append(html)
+    return "\n".join(out), after
 
 
 STOCK_OPEN = '<div id="stock" class="stock">'
@@ -225,8 +259,9 @@ ITEMS: dict[str, str] = {"players": '<li id="player-', "melds": '<li id="meld-'}
 _UL = re.compile(r'<ul [^>]*id="([\w-]+)"[^>]*>')
 
 
-def _items(html: str, opening: str) -> tuple[str, list[tuple[str, str | None, str]]]:
-    """The region without its items, and its items as (id, id of their list, text)."""
+def _items(html: str, opening: str) -> tuple[int, list[tuple[str, str | None, str]], Any]:
+    """The region's shell (the region without its items) as a hash, its items as (id, id
+    of their list, text), and the record a socket keeps of them: (id, list, hash)."""
     hit = _parsed.get(html)
     if hit is not None:
         return hit
@@ -246,7 +281,8 @@ def _items(html: str, opening: str) -> tuple[str, list[tuple[str, str | None, st
         shell.append(html[at:start])
         at = end
     shell.append(html[at:])
-    return _remember(html, ("".join(shell), items))
+    record = tuple((key, where, hash(text)) for key, where, text in items)
+    return _remember(html, (hash("".join(shell)), items, record))
 
 
 _parsed: dict[str, Any] = {}
@@ -262,19 +298,22 @@ def _remember(html: str, result: Any) -> Any:
     return result
 
 
-def _item_changes(region: str, html: str, sent: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def _item_changes(
+    html: str, cut: Any, sent: dict[str, Any], after: dict[str, Any], region: str
+) -> list[str]:
     """A region whose items changed alone goes as those items: a changed one replaces
     its element by id, a new one at the end of its list is appended to it (``beforeend``).
     A move changes one or two entries of the list of players, and a lay-off one meld,
     while the rest of the region (most of its bytes) stays as the socket has it. Anything
     else (a new owner's group of melds, items gone or reordered) sends the whole region."""
-    shell, items = _items(html, ITEMS[region])
-    record = tuple((key, where, hash(text)) for key, where, text in items)
+    shell, items, record = cut
     known = sent.get(region + "#items")
-    after[region] = hash(shell)
+    after[region] = shell
     after[region + "#items"] = record
-    if sent.get(region) != after[region] or known is None:
+    if sent.get(region) != shell or known is None:
         return [html]
+    if known == record:
+        return []
     old = {key: (where, digest) for key, where, digest in known}
     order: dict[str | None, list[str]] = {}
     for key, where, _digest in record:

@@ -13,6 +13,7 @@ from games.engine import (
     TakeDiscard,
     deal_from_view,
     view,
+    view_for_seat,
 )
 from games.engine.cards import ALL_CODES
 from tests.engine.helpers import arrange, play, play_out, random_states
@@ -61,6 +62,26 @@ def test_a_view_holds_no_card_of_another_hand_or_of_the_stock():
                 public.update(card_strings(event.to_json()))
             leaked = set(card_strings(shown)) - public
             assert not leaked, leaked
+
+
+@pytest.mark.parametrize(
+    ("preset", "seats"), [("standard", 4), ("oklahoma", 2), ("michigan", 3), ("five-thousand", 3)]
+)
+def test_a_seat_view_built_from_the_spectator_view_is_the_seat_view(preset, seats):
+    """view_for_seat copies the spectator's view and adds the seat's cards: it must equal the
+    seat's own view at every step of a hand, the finished hand included."""
+    for state, _action in random_states(preset, seats, seed=11):
+        public = view(state, None)
+        for seat in range(seats):
+            assert view_for_seat(public, state, seat) == view(state, seat)
+
+
+def test_a_seat_view_is_built_only_from_the_spectator_view():
+    state = arrange()
+    with pytest.raises(ValueError):
+        view_for_seat(view(state, 1), state, 2)
+    with pytest.raises(ValueError):
+        view_for_seat(view(state, None), state, 4)
 
 
 def test_everything_is_shown_once_the_hand_is_over():

@@ -51,6 +51,22 @@ def test_cards_text_lists_cards_for_a_sentence():
     assert display.cards_text(["7H", "8C", "KD"]) == "7♥, 8♣ and K♦"
 
 
+def test_a_pile_card_that_can_be_taken_is_a_button_naming_what_it_brings():
+    view = {"discard": ["7H", "8C", "KD"], "preset": "standard", "scatter": []}
+    pile = display.discard_pile(view, [{"type": "take_discard", "depth": 2}])
+    assert [c["takeable"] for c in pile] == [True, False, False]
+    assert pile[0]["button_html"] == (
+        '<button type="button" class="pile-pick pcard pcard-hearts" data-depth="2"'
+        ' data-kind="take_discard" data-take-text="the 7♥ and the 2 above it: 8♣ and K♦"'
+        ' data-brings="2" aria-label="Take the seven of hearts and the 2 above it: eight of'
+        ' clubs and king of diamonds"><span class="pcard-rank" aria-hidden="true">7</span>'
+        '<span class="pcard-suit" aria-hidden="true">♥</span></button>'
+    )
+    claim = display.discard_pile(view, [{"type": "claim_rummy", "depth": 0}])[-1]
+    assert 'data-kind="claim_rummy"' in claim["button_html"]
+    assert 'aria-label="Call Rummy on the king of diamonds"' in claim["button_html"]
+
+
 def test_my_hand_is_sorted_by_suit_and_knows_its_rank_order():
     state = dealt(s0=["KD", "2C", "7H", "AS", "7C", "QH", "3D"])
     hand = display.my_hand(engine.view(state, 0))
