@@ -30,12 +30,14 @@ PREVIEW = [("A", "♥", "hearts"), ("K", "♦", "diamonds"), ("7", "♣", "clubs
 
 
 def _next_or_lobby(request: HttpRequest) -> str:
-    """Where to go after signing up: a safe ``next`` (this site, same scheme), else the lobby.
+    """Where to go after signing up: a safe ``next`` (a path on this site), else the lobby.
 
     People sign up to play, so they land where the tables are, not on the account page.
+    Only a path (``/...``) is followed: ``redirect`` reads any other word as a view name,
+    and ``next=x`` used to end a successful sign-up in a server error.
     """
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
