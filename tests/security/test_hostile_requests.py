@@ -3,6 +3,10 @@ and changes nothing it should not.
 
 - ``next`` on the sign-up page that is not a path (``next=x``, ``next=-1``): ``redirect``
   read the word as a view name and raised, after the account had been made.
+- NUL in a path word or a query value: PostgreSQL refuses to compare such text, so
+  ``/players/%00/``, ``/tables/join/%00/``, ``/tournaments/players/%00/results/`` and the
+  leaderboard search ``?q=%00`` were 500s there (SQLite answered 404 or 200). Every request
+  carrying NUL now gets the 400 page (config/nul_guard.py), on either database.
 """
 
 from __future__ import annotations
@@ -11,11 +15,13 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from games.models import ChatMessage, ChatReport
 from tests.accounts.test_signup import signup_data
+from tests.games.conftest import start_table
 
 pytestmark = pytest.mark.django_db
 
-NOT_A_PATH = ["x", "-1", "1e9", "home", "table_create", "javascript:alert(1)", "%00"]
+NOT_A_PATH = ["x", "-1", "1e9", "home", "table_create", "javascript:alert(1)"]
 
 
 @pytest.mark.parametrize("target", NOT_A_PATH)
@@ -32,3 +38,33 @@ def test_a_sign_up_next_that_is_not_a_path_lands_in_the_lobby(target):
 def test_a_sign_up_next_that_is_a_path_of_this_site_is_still_followed(client):
     response = client.post("/accounts/signup/", {**signup_data(), "next": "/rules/standard/"})
     assert response.url == "/rules/standard/"
+
+
+NUL_REQUESTS = [
+    ("get", "/players/%00/", {}),
+    ("get", "/players/Al%00ice/", {}),
+    ("get", "/tables/join/%00/", {}),
+    ("post", "/tables/join/%00/", {}),
+    ("get", "/tournaments/players/%00/results/", {}),
+    ("get", "/leaderboards/rating/", {"q": "a\x00b"}),
+    ("get", "/leaderboards/rating.json", {"q": "\x00"}),
+    ("get", "/tournaments/", {"format\x00": "mtt"}),
+    ("get", "/admin/login/", {"next": "/admin/\x00"}),
+]
+
+
+@pytest.mark.parametrize(("method", "url", "params"), NUL_REQUESTS)
+def test_a_request_carrying_nul_gets_the_400_page(method, url, params):
+    response = getattr(Client(raise_request_exception=False), method)(url, params)
+    assert response.status_code == 400
+    assert "We could not read that request" in response.content.decode()
+    assert "frame-ancestors 'none'" in response["Content-Security-Policy"]
+
+
+def test_a_form_posting_nul_is_refused_and_stores_nothing(alice, alice_client):
+    table = start_table(alice, seats=2)
+    message = ChatMessage.objects.create(table=table, user=alice, text="hello")
+    response = alice_client.post(f"/chat/report/{message.pk}/", {"reason": "spam\x00"})
+    assert response.status_code == 400
+    assert not ChatReport.objects.exists()
+    assert alice_client.post(f"/chat/report/{message.pk}/", {"reason": "spam"}).status_code == 200
