@@ -9,6 +9,7 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -23,7 +24,7 @@ from accounts.forms import (
 )
 from accounts.lockout import clear_lockouts
 from accounts.services import account_delete
-from accounts.throttle import admit_password_reset
+from accounts.throttle import admit_password_reset, record_signup, signup_refusal
 from config.client_address import client_address
 
 PREVIEW = [("A", "♥", "hearts"), ("K", "♦", "diamonds"), ("7", "♣", "clubs"), ("Q", "♠", "spades")]
@@ -49,13 +50,22 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(_next_or_lobby(request))
     form = SignUpForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.display_name}! Your account is ready.")
-        return redirect(_next_or_lobby(request))
+        address = client_address(request)
+        with transaction.atomic():
+            refusal = signup_refusal(address=address)
+            if refusal is None:
+                user = form.save()
+                record_signup(address=address)
+        if refusal is None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.display_name}! Your account is ready.")
+            return redirect(_next_or_lobby(request))
+        form.add_error(None, refusal)
+        status = 429
     next_url = request.POST.get("next") or request.GET.get("next") or ""
-    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=status)
 
 
 @login_required
