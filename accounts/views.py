@@ -9,7 +9,7 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -53,11 +53,18 @@ def signup(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         address = client_address(request)
-        with transaction.atomic():
-            refusal = signup_refusal(address=address)
-            if refusal is None:
-                user = form.save()
-                record_signup(address=address)
+        try:
+            with transaction.atomic():
+                refusal = signup_refusal(address=address)
+                if refusal is None:
+                    user = form.save()
+                    record_signup(address=address)
+        except IntegrityError:
+            # The same name or e-mail was taken between the form's check and the save (a
+            # double-clicked button sends the form twice at once): said as a field error.
+            next_url = request.POST.get("next") or request.GET.get("next") or ""
+            context = {"form": _checked_again(request), "next": next_url}
+            return render(request, "accounts/signup.html", context, status=409)
         if refusal is None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.display_name}! Your account is ready.")
@@ -66,6 +73,14 @@ def signup(request: HttpRequest) -> HttpResponse:
         status = 429
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=status)
+
+
+def _checked_again(request: HttpRequest) -> SignUpForm:
+    """The posted form validated afresh, now that the clash is committed and visible."""
+    form = SignUpForm(request.POST)
+    if form.is_valid():  # the other request's account was rolled back after all
+        form.add_error(None, "That name or e-mail address was taken just now; try again.")
+    return form
 
 
 @login_required

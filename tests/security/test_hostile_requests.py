@@ -7,6 +7,9 @@ and changes nothing it should not.
   ``/players/%00/``, ``/tables/join/%00/``, ``/tournaments/players/%00/results/`` and the
   leaderboard search ``?q=%00`` were 500s there (SQLite answered 404 or 200). Every request
   carrying NUL now gets the 400 page (config/nul_guard.py), on either database.
+- A sign-up sent twice at once (a double click) passed the form's "name taken" check twice
+  and the second save hit the unique constraint: a 500 on PostgreSQL. The clash is now a
+  field error (409); tests/security/test_races.py sends the requests side by side.
 """
 
 from __future__ import annotations
@@ -68,3 +71,24 @@ def test_a_form_posting_nul_is_refused_and_stores_nothing(alice, alice_client):
     assert response.status_code == 400
     assert not ChatReport.objects.exists()
     assert alice_client.post(f"/chat/report/{message.pk}/", {"reason": "spam"}).status_code == 200
+
+
+def test_a_name_taken_between_the_check_and_the_save_is_a_field_error(monkeypatch):
+    """What a simultaneous second sign-up meets, made to happen in one thread: the same
+    account is saved after this form was validated. (Here that account goes with the
+    refused save's rollback, so the form says "taken just now"; side by side on PostgreSQL
+    the other account stays and the form names the field: tests/security/test_races.py.)"""
+    from accounts.forms import SignUpForm
+
+    save = SignUpForm.save
+
+    def save_after_the_other(self, *args, **kwargs):
+        User.objects.create_user("carol", "carol@example.com", "x", display_name="Carol")
+        return save(self, *args, **kwargs)
+
+    monkeypatch.setattr(SignUpForm, "save", save_after_the_other)
+    response = Client().post("/accounts/signup/?next=/rules/", signup_data())
+    assert response.status_code == 409
+    assert "taken just now" in response.content.decode()
+    assert 'name="next" value="/rules/"' in response.content.decode()
+    assert not User.objects.filter(username="carol").exists()
