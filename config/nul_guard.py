@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-from django.core.exceptions import BadRequest
+from django.core.exceptions import BadRequest, RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, QueryDict
 
 NUL = "\x00"
@@ -28,7 +28,12 @@ def carries_nul(request: HttpRequest) -> bool:
     if _has_nul(request.GET):
         return True
     if request.method == "POST" and request.content_type in FORM_TYPES:
-        return _has_nul(request.POST)
+        try:
+            return _has_nul(request.POST)
+        except (RequestDataTooBig, TooManyFieldsSent):
+            # Refused where the body is read for real (the CSRF check, the view), as it
+            # was before this check, and logged there only if it gets that far.
+            return False
     return False
 
 

@@ -92,3 +92,16 @@ def test_a_name_taken_between_the_check_and_the_save_is_a_field_error(monkeypatc
     assert "taken just now" in response.content.decode()
     assert 'name="next" value="/rules/"' in response.content.decode()
     assert not User.objects.filter(username="carol").exists()
+
+
+def test_an_oversized_form_is_still_refused_without_an_error_log(caplog, settings):
+    """The NUL check reads a posted form before the CSRF check does; a body past the size
+    limit is left to that check (403 without a token) instead of logging an ERROR."""
+    import logging
+
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    with caplog.at_level(logging.INFO):
+        response = client.post("/accounts/login/", {"username": "x" * 5000, "password": "y"})
+    assert response.status_code == 403
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
