@@ -7,7 +7,8 @@ JSON object, clean text):
 
 - ``{"type": "since", "after": <id>}``: the unread notices newer than that id, which the
   page missed while the player went from one page to the next;
-- ``{"type": "dismiss", "id": <id>}``: mark one of the player's own notices read;
+- ``{"type": "dismiss", "id": <id>}``: mark one of the player's own notices read (an id
+  that is not theirs, or not a notice at all, gets a ``not_found`` error);
 - ``{"type": "ping"}``: a ``pong``.
 
 Its limits and helpers come from games.consumers (imported here, at the edge, where routing
@@ -79,9 +80,11 @@ class NoticeConsumer(
                 await self.send(text_data=json.dumps({"type": "notice", **notice}))
         elif kind == "dismiss":
             notice_id = _notice_id(frame.get("id"))
-            await db(guarded(self.account_check, notices.mark_read))(
-                self._account_user_id, [notice_id]
+            mine = await db(guarded(self.account_check, notices.dismiss))(
+                self._account_user_id, notice_id
             )
+            if not mine:
+                raise ProtocolError("not_found", "You have no notice with that id.")
             await self.send(text_data=json.dumps({"type": "dismissed", "id": notice_id}))
         else:
             raise ProtocolError("unknown", "The notice socket takes since, dismiss and ping.")

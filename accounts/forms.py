@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from accounts.models import User
 from accounts.validators import RESERVED_PREFIX
@@ -56,6 +56,23 @@ class SignUpForm(_UniqueNameAndEmailMixin, UserCreationForm):  # type: ignore[ty
                 code="reserved",
             )
         return username
+
+
+class PlayerLoginForm(AuthenticationForm):
+    """Django's login form; bot accounts are refused even with a working password.
+
+    A bot account is played by the computer (``User.is_bot``). Bots made by the site have
+    no usable password, but an account can be made a bot in the admin, or a bot given a
+    password there: the login form is where "cannot log in" is kept.
+    """
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        super().confirm_login_allowed(user)
+        if getattr(user, "is_bot", False):
+            raise forms.ValidationError(
+                "This is a bot account, played by the computer: it cannot log in.",
+                code="bot_account",
+            )
 
 
 class AccountSettingsForm(_UniqueNameAndEmailMixin):

@@ -130,6 +130,22 @@ class PasswordResetRequest(models.Model):
         return f"password reset asked from {self.address} at {self.requested_at:%Y-%m-%d %H:%M}"
 
 
+class SignUpRecord(models.Model):
+    """One account made through the sign-up form, kept for its throttle window only: the
+    client address it came from (accounts/throttle.py counts and prunes these rows)."""
+
+    address = models.CharField(max_length=45, help_text="Client address that signed up.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["address", "created_at"], name="accounts_signup_by_address"),
+        ]
+
+    def __str__(self) -> str:
+        return f"sign-up from {self.address} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
 class Notice(models.Model):
     """One thing the site told a player ("you were moved to table 5"), kept so that nothing
     is lost while no page of theirs is open: the live copy goes out on the account's socket

@@ -209,6 +209,15 @@ def mark_read(
     return rows.update(read_at=now or timezone.now())
 
 
+def dismiss(user_id: int, notice_id: int, *, now: datetime | None = None) -> bool:
+    """Mark one of the player's own notices read; False when they have no such notice
+    (another player's id and an id that does not exist get the same answer, so the reply
+    tells nothing about other players' notices). Dismissing twice is fine."""
+    if mark_read(user_id, [notice_id], now=now):
+        return True
+    return Notice.objects.filter(user_id=user_id, pk=notice_id).exists()
+
+
 def unread_since(user_id: int, after_id: int, *, limit: int = 10) -> list[Notice]:
     """Unread notices newer than ``after_id``: what a page that just opened its socket
     missed while the player moved from page to page."""

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
+from accounts.forms import PlayerLoginForm
 
 app_name = "accounts"
 
@@ -13,6 +14,7 @@ urlpatterns = [
         auth_views.LoginView.as_view(
             # People log in to play: without a safe ``next`` they land in the lobby.
             template_name="accounts/login.html",
+            authentication_form=PlayerLoginForm,
             redirect_authenticated_user=True,
             next_page="home",
         ),

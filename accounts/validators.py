@@ -10,6 +10,9 @@ DISPLAY_NAME_MIN = 3
 DISPLAY_NAME_MAX = 24
 RESERVED_PREFIX = "deleted-"
 _ALLOWED = re.compile(r"^[^\W_][\w .\-]*$")
+# Letters (Unicode category Lo, so \w takes them) that draw nothing: a name made of them
+# shows as a blank at the table and on the boards.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 
 
 def validate_display_name(value: str) -> None:
@@ -29,6 +32,11 @@ def validate_display_name(value: str) -> None:
         raise ValidationError(
             "Use letters, digits, spaces and _ - . only, starting with a letter or digit.",
             code="characters",
+        )
+    if any(ch in _BLANK_LETTERS for ch in value):
+        raise ValidationError(
+            "A display name cannot hold filler characters that show as blank space.",
+            code="invisible",
         )
     if value.lower().startswith(RESERVED_PREFIX):
         raise ValidationError(

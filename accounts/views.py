@@ -9,6 +9,7 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -23,19 +24,21 @@ from accounts.forms import (
 )
 from accounts.lockout import clear_lockouts
 from accounts.services import account_delete
-from accounts.throttle import admit_password_reset
+from accounts.throttle import admit_password_reset, record_signup, signup_refusal
 from config.client_address import client_address
 
 PREVIEW = [("A", "♥", "hearts"), ("K", "♦", "diamonds"), ("7", "♣", "clubs"), ("Q", "♠", "spades")]
 
 
 def _next_or_lobby(request: HttpRequest) -> str:
-    """Where to go after signing up: a safe ``next`` (this site, same scheme), else the lobby.
+    """Where to go after signing up: a safe ``next`` (a path on this site), else the lobby.
 
     People sign up to play, so they land where the tables are, not on the account page.
+    Only a path (``/...``) is followed: ``redirect`` reads any other word as a view name,
+    and ``next=x`` used to end a successful sign-up in a server error.
     """
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
@@ -47,13 +50,37 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(_next_or_lobby(request))
     form = SignUpForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.display_name}! Your account is ready.")
-        return redirect(_next_or_lobby(request))
+        address = client_address(request)
+        try:
+            with transaction.atomic():
+                refusal = signup_refusal(address=address)
+                if refusal is None:
+                    user = form.save()
+                    record_signup(address=address)
+        except IntegrityError:
+            # The same name or e-mail was taken between the form's check and the save (a
+            # double-clicked button sends the form twice at once): said as a field error.
+            next_url = request.POST.get("next") or request.GET.get("next") or ""
+            context = {"form": _checked_again(request), "next": next_url}
+            return render(request, "accounts/signup.html", context, status=409)
+        if refusal is None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.display_name}! Your account is ready.")
+            return redirect(_next_or_lobby(request))
+        form.add_error(None, refusal)
+        status = 429
     next_url = request.POST.get("next") or request.GET.get("next") or ""
-    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=status)
+
+
+def _checked_again(request: HttpRequest) -> SignUpForm:
+    """The posted form validated afresh, now that the clash is committed and visible."""
+    form = SignUpForm(request.POST)
+    if form.is_valid():  # the other request's account was rolled back after all
+        form.add_error(None, "That name or e-mail address was taken just now; try again.")
+    return form
 
 
 @login_required

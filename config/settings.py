@@ -96,6 +96,8 @@ MIDDLEWARE = [
     "config.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
+    # NUL in the path, query or form: the 400 page (PostgreSQL cannot compare such text).
+    "config.nul_guard.RefuseNulCharacters",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -269,6 +271,9 @@ IPWARE_STRICT = False
 PASSWORD_RESET_LIMIT_PER_ADDRESS = envint("PASSWORD_RESET_LIMIT_PER_ADDRESS", 10)
 PASSWORD_RESET_LIMIT_PER_EMAIL = envint("PASSWORD_RESET_LIMIT_PER_EMAIL", 3)
 PASSWORD_RESET_WINDOW = timedelta(minutes=envint("PASSWORD_RESET_WINDOW_MINUTES", 60))
+# Accounts the sign-up form makes per client address in a sliding window (accounts/throttle.py).
+SIGNUP_LIMIT_PER_ADDRESS = envint("SIGNUP_LIMIT_PER_ADDRESS", 10)
+SIGNUP_WINDOW = timedelta(minutes=envint("SIGNUP_WINDOW_MINUTES", 60))
 
 # --- E-mail: console unless an SMTP host is given ----------------------------------------
 EMAIL_HOST = envstr("EMAIL_HOST")

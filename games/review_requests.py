@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
 from games import signals
@@ -74,3 +75,22 @@ def refusal(game: Game, user_id: int) -> str | None:
             "please ask again later."
         )
     return None
+
+
+def ask(game: Game, user_id: int) -> str | None:
+    """``user_id`` asks for the review of ``game``: queued unless ``refusal`` says why not
+    (returned; nothing queued). The caller has checked that the user may see the replay.
+
+    The asker's row is locked while the hour's requests are counted and the new one is
+    written, so simultaneous requests are counted one after the other: twenty sent at once
+    used to pass the count together and queue twenty reviews.
+    """
+    from accounts.models import User
+    from games import game_reviews
+
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True).first()
+        refused = refusal(game, user_id)
+        if refused is None:
+            game_reviews.request_on_demand(game, user_id)
+    return refused

@@ -561,10 +561,9 @@ def game_review_request(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404("This game is not over.")
     if not _may_see_game(request, game):
         raise Http404("No such game.")
-    refused = review_requests.refusal(game, request.user.pk)
+    refused = review_requests.ask(game, request.user.pk)
     if refused is not None:
         messages.error(request, refused)
         return redirect("game_detail", game_id=game.pk)
-    game_reviews.request_on_demand(game, request.user.pk)
     messages.success(request, "The review is on its way: this page shows its progress.")
     return redirect("game_detail", game_id=game.pk)

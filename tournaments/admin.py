@@ -473,7 +473,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         writer.writerow(RESULT_COLUMNS)
         for t in queryset:
             for e in selectors.standings(t):  # with filler bots' places
-                writer.writerow(result_row(t, e))
+                writer.writerow(spreadsheet_safe(result_row(t, e)))
             self.log_change(request, t, "Exported results as CSV")
         return response
 
@@ -488,7 +488,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 "payer__user", "payee__user", "table"
             )
             for row in rows.iterator():
-                writer.writerow(ledger_row(t, row))
+                writer.writerow(spreadsheet_safe(ledger_row(t, row)))
             self.log_change(request, t, "Exported the chip ledger as CSV")
         return response
 
@@ -520,6 +520,24 @@ LEDGER_COLUMNS = [
     "amount",
     "at",
 ]
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(row: list[Any]) -> list[Any]:
+    """The row with every text cell that a spreadsheet would run as a formula quoted.
+
+    Organizers open these files in spreadsheets, which treat a cell starting with = + - @
+    (or a tab or carriage return before one) as a formula: a tournament named
+    ``=HYPERLINK("https://evil.example", "Results")`` would run in whoever opens the
+    export (OWASP "CSV injection"). Such text gets a leading apostrophe, which spreadsheets
+    show as plain text; numbers (negative ones too) stay numbers.
+    """
+    return [
+        f"'{cell}" if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+        for cell in row
+    ]
 
 
 def event_date(t: Tournament) -> str:

@@ -20,6 +20,8 @@ size) still plays it. Until then the seed and the other seats' cards are held ba
 hand-end view (``held_back``), entrants may not watch the event's other tables
 (``watch_refused``), and the game's replay, results and review wait (``review_allowed``).
 The engine is not changed: the holding back is done where its views are turned into pages.
+Rating waits as well (a game's result rows show on the public player pages): a game that
+ends while its deal is live is rated when the round is scored.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from games.models import Game, Hand
@@ -133,6 +136,22 @@ def score_round(t: Tournament) -> None:
         e.duplicate_score = round(e.duplicate_score + found[e.pk], 2)
     Entry.objects.bulk_update(entries, ["duplicate_score"], batch_size=500)
     deals.update(scored=True)
+    rate_after_commit(deals.filter(game__isnull=False).values_list("game_id", flat=True))
+
+
+def rate_after_commit(game_ids: Iterable[int]) -> None:
+    """Rate the round's games once the round is scored (every table has finished its deal).
+
+    The rating of a game that ended while its deal was still live was skipped (its result
+    rows would have shown on the player pages): games.ratings.ratings.rate_game waits for
+    the deal. Rating twice changes nothing, so the games rated already are simply skipped.
+    """
+    from django.db import transaction
+
+    from games import tasks
+
+    for game_id in list(game_ids):
+        transaction.on_commit(partial(tasks.rate_game.delay, game_id))
 
 
 # --- hidden information ------------------------------------------------------------------------

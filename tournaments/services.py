@@ -237,6 +237,10 @@ def register(*, tournament_id: int, user: User, now: datetime | None = None) -> 
 def _add_entry(
     t: Tournament, user: User, now: datetime | None = None, *, late: bool = False
 ) -> Entry:
+    if not user.is_active:  # deleted or suspended: nobody would play the seat but a bot
+        raise TournamentError(
+            "inactive_account", f"{user} is a deleted or suspended account and cannot enter."
+        )
     if Entry.objects.filter(tournament=t, user=user).exists():
         raise TournamentError("already_registered", f"{user} is already registered.")
     limit = table_size_limit(t)

@@ -445,8 +445,14 @@ def rate_game(game_id: int) -> bool:
 
     The game row is locked and ``rated_at`` set in the same transaction as the ratings, the
     results and the period totals, so a repeated or concurrent call changes nothing.
+
+    A game whose deal its manager holds back (games.secrecy: a duplicate deal other tables
+    still play) waits: its result row, the player pages' recent games and totals would tell
+    those tables how the deal went. It stays unrated (False) and the manager rates it once
+    the deal is over (tournaments.duplicate.score_round).
     """
     from accounts.models import User
+    from games import secrecy
     from games.models import Game, GameResult, PlayerPeriodStats, Rating
 
     with transaction.atomic():
@@ -457,6 +463,8 @@ def rate_game(game_id: int) -> bool:
             .first()
         )
         if game is None or game.status != Game.Status.FINISHED or game.rated_at is not None:
+            return False
+        if secrecy.held_back(game.pk):
             return False
         game.hands_summary = hands_summary_of(game)
         bots = bot_account_ids(p["bot"] for p in game.players if p.get("bot"))

@@ -33,6 +33,10 @@ def chat_post(*, table_id: int, user: User, text: str) -> Any:
             raise TableError("chat_off", "Chat is turned off at this table.")
         if not Seat.objects.filter(table=table, user=user).exists():
             raise TableError("not_seated", "Only the players at this table can chat.")
+        # The poster's row is locked while their last line is read and the new one written:
+        # lines sent at once (many sockets, one script) each read the same last line and
+        # all passed the interval on PostgreSQL.
+        User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
         last = (
             ChatMessage.objects.filter(table=table, user=user)
             .order_by("-created_at")

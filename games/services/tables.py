@@ -471,6 +471,14 @@ def hand_ready(*, table_id: int, user: User) -> bool:
         if clock.hand_pause_left(hand.finished_at, now) <= 0 and table.managed:
             raise TableError("not_between_hands", "The pause is over; the next hand is coming.")
         result = dict(hand.result or {})
+        if mine.index in result.get("ready", []):
+            # A repeat changes nothing, and at a managed table it must not tell the manager
+            # again: every press used to queue another tournament advance.
+            raise TableError(
+                "already_ready",
+                "You said Ready already: the next hand starts once everyone here has, "
+                "or when the pause ends.",
+            )
         ready = sorted({*result.get("ready", []), mine.index})
         result["ready"] = ready
         Hand.objects.filter(pk=hand.pk).update(result=result)

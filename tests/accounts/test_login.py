@@ -141,6 +141,17 @@ def test_it_refuses_bot_accounts_at_the_login_form(client):
     assert "_auth_user_id" not in client.session
 
 
+def test_a_bot_account_with_a_password_still_cannot_log_in(client):
+    """An account made a bot in the admin keeps its password; the form refuses it anyway."""
+    from accounts.models import User
+
+    User.objects.create_user("bot-ann", password=PASSWORD, display_name="Ann Bot", is_bot=True)
+    response = log_in(client, PASSWORD, username="bot-ann")
+    assert response.status_code == 200
+    assert "bot account" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
 def test_it_logs_out_on_post(alice_client):
     response = alice_client.post("/accounts/logout/")
     assert response.status_code == 302 and response.url == "/"

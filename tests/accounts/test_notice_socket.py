@@ -106,9 +106,14 @@ async def test_dismissing_marks_the_players_own_notice_read_only(alice, bob):
     post = database_sync_to_async(notices.post)
     hers, his = await post(alice.pk, "break", "Break."), await post(bob.pk, "break", "Break.")
     ws = await _socket(await _browser(alice))
-    for notice_id in (hers.pk, his.pk):
+    for _twice in range(2):  # dismissing again is fine
+        await ws.send_json_to({"type": "dismiss", "id": hers.pk})
+        assert (await _frame(ws, "dismissed"))["id"] == hers.pk
+    # Bob's notice and one that does not exist get the same clear refusal
+    for notice_id in (his.pk, his.pk + 1000):
         await ws.send_json_to({"type": "dismiss", "id": notice_id})
-        assert (await _frame(ws, "dismissed"))["id"] == notice_id
+        error = await _frame(ws, "error")
+        assert error["code"] == "not_found" and error["message"]
     read = await database_sync_to_async(
         lambda: set(Notice.objects.filter(read_at__isnull=False).values_list("pk", flat=True))
     )()

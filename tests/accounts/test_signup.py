@@ -68,6 +68,9 @@ def test_it_ignores_a_next_link_to_another_site_after_signing_up(client):
         ({"display_name": "Carol<script>"}, "display_name", "letters, digits"),
         ({"display_name": "Jo"}, "display_name", "3 to 24"),
         ({"display_name": "deleted-12"}, "display_name", "kept for removed"),
+        ({"display_name": "\u3164\u3164\u3164"}, "display_name", "blank space"),
+        ({"display_name": "Al\uffa0ice"}, "display_name", "blank space"),
+        ({"display_name": "\u115f\u1160Bo"}, "display_name", "blank space"),
         ({"username": "deleted-12"}, "username", "kept for removed"),
         ({"email": "not-an-address"}, "email", "valid email"),
         ({"email": ""}, "email", "required"),
@@ -107,3 +110,35 @@ def test_it_accepts_a_signup_with_the_real_csrf_token():
     data = {**signup_data(), "csrfmiddlewaretoken": client.cookies["csrftoken"].value}
     assert client.post("/accounts/signup/", data).status_code == 302
     assert User.objects.filter(username="carol").exists()
+
+
+def test_sign_ups_from_one_address_are_limited_with_a_clear_message(settings):
+    """A script could make accounts by the thousand; past the limit the form refuses with
+    429 and makes nothing, while other addresses and, after the window, this one sign up."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import SignUpRecord
+
+    settings.SIGNUP_LIMIT_PER_ADDRESS = 3
+
+    def sign_up(n: int, address: str = "10.0.0.7"):
+        data = signup_data(username=f"user{n}", display_name=f"User {n}", email=f"u{n}@x.org")
+        return Client().post("/accounts/signup/", data, REMOTE_ADDR=address)
+
+    assert [sign_up(n).status_code for n in range(3)] == [302, 302, 302]
+    refused = sign_up(3)
+    assert refused.status_code == 429
+    assert "Too many accounts were made from your network" in refused.content.decode()
+    assert not User.objects.filter(username="user3").exists()
+    assert sign_up(4, address="10.0.0.8").status_code == 302
+    SignUpRecord.objects.update(created_at=timezone.now() - timedelta(minutes=61))
+    assert sign_up(5).status_code == 302
+
+
+def test_a_form_with_a_mistake_does_not_count_toward_the_limit(settings):
+    settings.SIGNUP_LIMIT_PER_ADDRESS = 1
+    for _ in range(3):
+        assert Client().post("/accounts/signup/", signup_data(password2="nope")).status_code == 200
+    assert Client().post("/accounts/signup/", signup_data()).status_code == 302

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from games import review_requests, signals, tasks
 from games.models import Game, GameReview, Table
+from tests.conftest import make_player
 from tests.games.test_game_reviews import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -144,3 +148,34 @@ def test_an_unfinished_game_is_not_reviewed(alice):
     assert game_reviews.run_review(game.pk) is None
     assert not GameReview.objects.exists()
     assert review_requests.policy(Game.objects.get(pk=game.pk)) == review_requests.NOT_REVIEWED
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_requests_sent_at_once_are_counted_one_after_the_other(postgres_url, monkeypatch):
+    """Twenty requests for twenty games at the same moment (a script) each counted the hour's
+    requests before any was written, and queued twenty reviews; the asker's row is locked
+    now, so the hour's limit holds."""
+    assert connection.vendor == "postgresql"
+    monkeypatch.setattr(tasks.review_game, "apply_async", lambda *args, **kwargs: None)
+    carol = make_player("carol", "Carol")
+    games = [_one_hand_game(carol) for _ in range(20)]
+    barrier = threading.Barrier(len(games))
+    answers: list[int] = []
+
+    def ask(game: Game) -> None:
+        client = Client()
+        client.force_login(carol)
+        barrier.wait()
+        try:
+            answers.append(client.post(reverse("game_review_request", args=[game.pk])).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask, args=(game,)) for game in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [302] * len(games)  # each told the outcome on the replay page
+    assert GameReview.objects.count() == review_requests.REQUESTS_PER_HOUR

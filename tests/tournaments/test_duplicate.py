@@ -183,3 +183,44 @@ def test_duplicate_deals_are_refused_outside_multi_table_tourneys(db):
     assert refused.value.code == "invalid_duplicate"
     t.refresh_from_db()
     assert t.status == Tournament.Status.REGISTRATION and not t.tables.exists()
+
+
+def test_a_game_ending_while_its_deal_is_live_is_rated_only_once_the_round_is_scored(
+    db, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Its result rows (the public player page's recent games, totals and best hand) would
+    tell the tables still playing how the deal went: the rating waits for the deal."""
+    from games import tasks
+    from games.models import GameResult
+    from games.ratings import ratings
+
+    rated: list[int] = []
+    monkeypatch.setattr(tasks.rate_game, "delay", lambda game_id: rated.append(game_id))
+    alice = make_player("alice", "Alice")
+    t = _duplicate_event(people=[alice], bots=7)
+    mine = _table_of(alice)
+    (theirs,) = set(
+        TournamentTable.objects.filter(tournament=t).values_list("table_id", flat=True)
+    ) - {mine}
+    _play_out(theirs)
+    game = Game.objects.filter(table_id=theirs).latest("number")
+    assert game.status == Game.Status.FINISHED
+    assert ratings.rate_game(game.pk) is False  # the game_finished task's call
+    assert not GameResult.objects.filter(game=game).exists()
+    player = Seat.objects.filter(table_id=theirs).select_related("user").first().user
+    client = Client()
+    client.force_login(alice)
+    page = client.get(f"/players/{player.display_name}/").content.decode()
+    assert "No finished games yet" in page
+
+    _play_out(mine)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.advance(tournament_id=t.pk)
+    games = set(
+        DuplicateDeal.objects.filter(tournament=t, round=1).values_list("game_id", flat=True)
+    )
+    assert set(rated) == games and game.pk in games
+    for game_id in rated:
+        ratings.rate_game(game_id)
+    assert GameResult.objects.filter(game=game).count() == 4
+    assert "No finished games yet" not in client.get(f"/players/{player.display_name}/").text

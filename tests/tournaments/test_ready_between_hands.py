@@ -79,6 +79,30 @@ def test_ready_ends_the_pause_at_a_single_table_tourney(
     assert Hand.objects.filter(game__table=table).count() == 2
 
 
+def test_pressing_ready_again_is_refused_and_arms_nothing(
+    person, settings, armed, django_capture_on_commit_callbacks
+):
+    """A flood of Ready presses (a script, not the page: its button is disabled once pressed)
+    used to queue one tournament advance per press."""
+    settings.HAND_PAUSE_SECONDS = 30
+    table = _start(person)
+    t = Tournament.objects.get()
+    _play_hand(table, random.Random(3))
+    services.advance(tournament_id=t.pk)
+    armed.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tables.hand_ready(table_id=table.pk, user=person) is True
+        for _ in range(5):
+            with pytest.raises(shared.TableError) as refused:
+                tables.hand_ready(table_id=table.pk, user=person)
+            assert (
+                refused.value.code == "already_ready" and "Ready already" in refused.value.message
+            )
+    assert armed == [t.pk]
+    seat = Seat.objects.get(table=table, user=person).index
+    assert Hand.objects.get(game__table=table).result["ready"] == [seat]
+
+
 def test_without_ready_the_tourneys_next_deal_waits_the_whole_pause(person, settings, armed):
     settings.HAND_PAUSE_SECONDS = 30
     table = _start(person, format=Tournament.Format.STT)

@@ -86,6 +86,26 @@ def test_bot_accounts_cannot_register_themselves(db):
         services.register(tournament_id=t.pk, user=bot)
 
 
+@pytest.mark.parametrize("late", [False, True], ids=["before the start", "late"])
+def test_a_deleted_or_suspended_account_cannot_be_entered(alice, late):
+    """The organizer's entrant list offers every account; a deleted one would hold a seat
+    that only a bot ever plays (and could win a prize)."""
+    from accounts.services import account_delete
+
+    t = make_tournament(late_registration_level=2)
+    if late:
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING, level=1)
+    suspended = make_player("sam", "Sam", is_active=False)
+    account_delete(user=alice)
+    for user in (alice, suspended):
+        with pytest.raises(TournamentError) as refused:
+            services.entrant_add(tournament_id=t.pk, user=user)
+        assert refused.value.code == "inactive_account"
+        with pytest.raises(TournamentError):
+            services.register(tournament_id=t.pk, user=user)
+    assert not Entry.objects.exists()
+
+
 def test_an_organizer_adds_and_removes_entrants_before_the_start(alice):
     t = make_tournament(status=Tournament.Status.DRAFT)
     services.entrant_add(tournament_id=t.pk, user=alice)
