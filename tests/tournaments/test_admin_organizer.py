@@ -363,3 +363,59 @@ def test_editing_an_upcoming_tournament_shows_its_saved_house_rules(client):
     box = re.search(rf'<input[^>]*name="{option_field_name("boathouse")}"[^>]*>', page).group(0)
     other = re.search(rf'<input[^>]*name="{option_field_name("floating")}"[^>]*>', page).group(0)
     assert "checked" in box and "checked" not in other
+
+
+# --- adding a player by name -------------------------------------------------------------
+
+PLAYERS = "/admin/tournaments/entry/players/"
+
+
+def player_search(client: Client, term: str, field: str = "user", model: str = "entry"):
+    query = {"term": term, "app_label": "tournaments", "model_name": model, "field_name": field}
+    return client.get(PLAYERS, query)
+
+
+def test_an_organizer_finds_a_player_by_name_to_enter_them(client, alice):
+    """Django's own picker asks for the right to view accounts, which organizers lack: the
+    organizer could not pick anyone at all ("The results could not be loaded")."""
+    t = make_tournament()
+    page = client.get(f"/admin/tournaments/entry/add/?tournament={t.pk}").content.decode()
+    assert f'data-ajax--url="{PLAYERS}"' in page
+    response = player_search(client, "ali")
+    assert response.status_code == 200
+    assert response.json()["results"] == [{"id": str(alice.pk), "text": "Alice"}]
+    assert player_search(client, "example.com").json()["results"] == []  # names, not e-mails
+    response = client.post("/admin/tournaments/entry/add/", {"tournament": t.pk, "user": alice.pk})
+    assert response.status_code == 302 and response["Location"] == change_url(t)
+    assert Entry.objects.filter(tournament=t, user=alice).exists()
+
+
+def test_the_player_search_answers_for_the_entrant_field_only(client):
+    assert player_search(client, "a", field="created_by", model="tournament").status_code == 403
+    staff = Client()
+    staff.force_login(
+        make_player("sam", "Sam", is_staff=True),
+        backend="django.contrib.auth.backends.ModelBackend",
+    )
+    assert player_search(staff, "a").status_code == 403
+
+
+def test_the_tournaments_page_links_to_adding_a_player_while_entries_are_taken(client):
+    t = make_tournament()
+    assert (
+        f"/admin/tournaments/entry/add/?tournament={t.pk}"
+        in client.get(change_url(t)).content.decode()
+    )
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    assert "Add a player" not in client.get(change_url(t)).content.decode()
+
+
+def test_bots_can_be_added_late_while_late_registration_is_open(client):
+    from tournaments import services
+
+    t = make_tournament(seats_per_table=2, late_registration_level=2)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    assert "Add bots…" in client.get(change_url(t)).content.decode()
+    client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "2"})
+    assert Entry.objects.filter(tournament=t, late=True).count() == 2
