@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, OuterRef, Q, Subquery, Value
+from django.db.models import Count, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -1122,8 +1122,16 @@ def _round_break_left(t: Tournament, now: datetime) -> float:
         return 0.0
     minutes = t.level_unit == Tournament.LevelUnit.MINUTES
     elapsed = breaks.clock_minutes(t, now) if minutes else float(t.round)
+    if not minutes:  # independent tables before the switch took their own breaks: not again
+        taken = TournamentTable.objects.filter(tournament=t).aggregate(m=Max("breaks_taken"))
+        t.breaks_taken = max(t.breaks_taken, taken["m"] or 0)
+    before = t.breaks_taken
     if breaks.event_break_tick(t, steps(t), elapsed, now):
         t.save(update_fields=["break_until", "break_seconds", "breaks_taken"])
+        if t.breaks_taken > before:
+            from tournaments import announce
+
+            announce.on_break(t, None)
     return breaks.event_break_left(t, now)
 
 
