@@ -18,8 +18,10 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.views.autocomplete import AutocompleteJsonView
+from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
@@ -578,6 +580,40 @@ class EntryAddForm(forms.ModelForm):  # type: ignore[type-arg]
         fields = ("tournament", "user")
 
 
+class PlayerSearch(AutocompleteJsonView):
+    """The entrant picker's search: organizers find players by user or display name.
+
+    Django's own autocomplete asks for the right to view accounts (their e-mails and all),
+    which organizers do not hold; this one answers for ``Entry.user`` only, to anyone who
+    may add entrants, and searches names only.
+    """
+
+    def process_request(self, request: HttpRequest) -> Any:
+        term, model_admin, source_field, to_field = super().process_request(request)
+        if source_field is not Entry._meta.get_field("user"):
+            raise PermissionDenied
+        return term, model_admin, source_field, to_field
+
+    def has_perm(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("tournaments.add_entry")
+
+    def get_queryset(self) -> QuerySet[Any]:
+        users = Entry._meta.get_field("user").related_model._default_manager
+        term = self.term.strip()
+        return (
+            users.filter(is_active=True, deleted_at__isnull=True)
+            .filter(Q(username__icontains=term) | Q(display_name__icontains=term))
+            .order_by("display_name", "pk")
+        )
+
+
+class PlayerSelect(AutocompleteSelect):
+    """The entrant picker, searching through ``PlayerSearch``."""
+
+    def get_url(self) -> str:
+        return reverse("admin:tournaments_entry_players")
+
+
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Add and remove entrants (before the start) and disqualify players (during it)."""
@@ -595,8 +631,21 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_filter = ("status", "tournament")
     search_fields = ("user__username", "user__display_name", "tournament__name")
     list_select_related = ("user", "tournament", "table")
-    autocomplete_fields = ("user",)
     actions = ("disqualify", "remove")
+
+    def get_urls(self) -> list[Any]:
+        search = PlayerSearch.as_view(admin_site=self.admin_site)
+        players = path(
+            "players/", self.admin_site.admin_view(search), name="tournaments_entry_players"
+        )
+        return [players, *super().get_urls()]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "user":
+            kwargs["widget"] = PlayerSelect(db_field, self.admin_site)
+        elif db_field.name == "tournament":  # only events that may still take an entrant
+            kwargs["queryset"] = Tournament.objects.exclude(status__in=Tournament.OVER)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def has_manage_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(MANAGE)
@@ -627,9 +676,14 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             return super().add_view(request, form_url, extra_context)
         except services.TournamentError as exc:
             self.message_user(request, exc.message, messages.ERROR)
-            from django.shortcuts import redirect
-
             return redirect(request.get_full_path())
+
+    def response_add(self, request: HttpRequest, obj: Entry, post_url_continue: Any = None) -> Any:
+        """Back to the tournament's page (where "Add a player…" was), unless adding another."""
+        if "_addanother" in request.POST:
+            return super().response_add(request, obj, post_url_continue)
+        self.message_user(request, f"{obj.user} entered.", messages.SUCCESS)
+        return redirect("admin:tournaments_tournament_change", obj.tournament_id)
 
     def delete_model(self, request: HttpRequest, obj: Entry) -> None:
         services.entrant_remove(tournament_id=obj.tournament_id, user=obj.user)

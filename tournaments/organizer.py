@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from tournaments import services
+from tournaments import late_registration, services
 from tournaments.models import Entry, Tournament
 
 Status = Tournament.Status
@@ -113,7 +113,8 @@ def may_disqualify(t: Tournament, entry: Entry) -> bool:
 
 
 def may_add_bots(t: Tournament) -> bool:
-    return t.status in Tournament.UPCOMING
+    """Entrants (bots or people) are added before the start, or while late entries last."""
+    return t.status in Tournament.UPCOMING or late_registration.is_open(t)
 
 
 def add_bots(t: Tournament, count: int) -> list[Entry]:
