@@ -59,6 +59,11 @@ class LevelFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
         if not steps and fmt != Tournament.Format.MTT:
             return
         found = schedule.problems(steps)
+        t = self.instance  # holds the tournament form's values
+        if not found and fmt == Tournament.Format.MTT and t.status in Tournament.UPCOMING:
+            found = schedule.flow_problems(
+                steps, break_every=t.break_every, late_level=t.late_registration_level
+            )
         if found:
             raise forms.ValidationError(found)
 

@@ -127,12 +127,23 @@ def check_settings(tournament: Tournament) -> None:
         raise TournamentError(
             "invalid_entrants", "The minimum number of entrants is above the maximum."
         )
+    room, needed = table_size_limit(tournament), needed_entrants(tournament)
+    if room < needed:
+        raise TournamentError(
+            "invalid_maximum",
+            f"It could never start: it takes at most {room} entrants and needs {needed}.",
+        )
+    low, high = tables_service.MIN_TURN_SECONDS, tables_service.MAX_TURN_SECONDS
+    if not low <= tournament.turn_seconds <= high:
+        raise TournamentError(
+            "invalid_clock", f"Turn time must be between {low} seconds and {high // 60} minutes."
+        )
     opens, closes = tournament.registration_opens_at, tournament.registration_closes_at
     if opens and closes and closes <= opens:
         raise TournamentError("invalid_window", "Registration must close after it opens.")
     if closes and tournament.scheduled_start and tournament.scheduled_start < closes:
         raise TournamentError(
-            "invalid_window", "The scheduled start must not come before registration closes."
+            "invalid_start", "The scheduled start must not come before registration closes."
         )
     if tournament.format == Tournament.Format.QUICK and tournament.hands < 1:
         raise TournamentError("invalid_hands", "A quick game needs at least one hand.")
