@@ -122,11 +122,15 @@ class TableInline(admin.TabularInline):  # type: ignore[type-arg]
     can_delete = False
     fields = readonly_fields = (
         "number", "status", "round", "settled_round", "level", "pcr", "break_until", "watch",
+        "stop_link",
     )  # fmt: skip
     verbose_name_plural = "Tables"
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[TournamentTable]:
+        return super().get_queryset(request).select_related("tournament")
 
     @admin.display(description="Live table")
     def watch(self, table: TournamentTable) -> str:
@@ -134,6 +138,15 @@ class TableInline(admin.TabularInline):  # type: ignore[type-arg]
             return "-"
         url = reverse("table_detail", args=[table.table_id])
         return format_html('<a href="{}">watch</a>', url)
+
+    @admin.display(description="")
+    def stop_link(self, table: TournamentTable) -> str:
+        if not organizer.may_stop(table.tournament, table):
+            return ""
+        url = reverse(
+            "admin:tournaments_tournament_stop_table", args=[table.tournament_id, table.pk]
+        )
+        return format_html('<a href="{}">Stop…</a>', url)
 
 
 def _state_action(
@@ -291,6 +304,11 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 wrap(self.disqualify_view),
                 name=name + "disqualify",
             ),
+            path(
+                "<int:object_id>/stop/<int:table_id>/",
+                wrap(self.stop_table_view),
+                name=name + "stop_table",
+            ),
             path("<int:object_id>/add-bots/", wrap(self.add_bots_view), name=name + "add_bots"),
             path("<int:object_id>/results.csv", wrap(self.results_csv_view), name=name + "results"),
             path("<int:object_id>/ledger.csv", wrap(self.ledger_csv_view), name=name + "ledger"),
@@ -376,6 +394,29 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         else:
             self.log_change(request, t, f"Disqualified {entry.user}")
             self.message_user(request, f"{entry.user} disqualified.", messages.SUCCESS)
+        return self._back(t)
+
+    def stop_table_view(self, request: HttpRequest, object_id: int, table_id: int) -> HttpResponse:
+        t = self._managed(request, object_id)
+        table = get_object_or_404(TournamentTable, pk=table_id, tournament=t)
+        label = f"Stop {table}"
+        if request.method != "POST":
+            if not organizer.may_stop(t, table):
+                self.message_user(
+                    request,
+                    f"{label}: that no longer applies ({table.get_status_display().lower()}, "
+                    f"tournament {t.get_status_display().lower()}).",
+                    messages.ERROR,
+                )
+                return self._back(t)
+            return self._confirm(request, t, organizer.stop_question(t, table), label, danger=True)
+        try:
+            services.table_stop(tournament_id=t.pk, table_id=table.pk)
+        except services.TournamentError as exc:
+            self.message_user(request, f"{label}: {exc.message}", messages.ERROR)
+        else:
+            self.log_change(request, t, f"Stopped {table}")
+            self.message_user(request, f"{table} stopped.", messages.SUCCESS)
         return self._back(t)
 
     def add_bots_view(self, request: HttpRequest, object_id: int) -> HttpResponse:

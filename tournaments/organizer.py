@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from tournaments import late_registration, services
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, TournamentTable
 
 Status = Tournament.Status
 CANCEL_NOTICE = "Cancelled by the organizer."
@@ -110,6 +110,26 @@ def no_longer_applies(t: Tournament) -> str:
 
 def may_disqualify(t: Tournament, entry: Entry) -> bool:
     return t.status in Tournament.IN_PLAY and entry.is_in
+
+
+def may_stop(t: Tournament, table: TournamentTable) -> bool:
+    return (
+        t.status in Tournament.IN_PLAY
+        and table.status == TournamentTable.Status.OPEN
+        and table.table_id is not None
+    )
+
+
+def stop_question(t: Tournament, table: TournamentTable) -> str:
+    if t.is_mtt:
+        return (
+            f"Stop {table} for good? Its hand in play is called off (no chips move) and its "
+            "players are seated at the other tables."
+        )
+    return (
+        f"Stop {table} for good? Its game is called off and the tournament, which has no "
+        "other table, is cancelled with no result."
+    )
 
 
 def may_add_bots(t: Tournament) -> bool:

@@ -569,6 +569,40 @@ def _arm(tournament_id: int, countdown: float = 0) -> None:
         _after_commit(lambda: tasks.advance.delay(tournament_id))
 
 
+# --- a table stopped by the organizer --------------------------------------------------------
+
+STOPPED = "Stopped by the organizer."
+
+
+def table_stop(*, tournament_id: int, table_id: int) -> TournamentTable:
+    """Stop one table's game (a broken one, say), as staff can from the games admin.
+
+    Its hand in play moves no chips. In a multi-table tourney its players are seated at the
+    other tables at the next boundary; a quick game or STT has no other table, so it is
+    cancelled with a notice (``advance`` does both, armed here).
+    """
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if t.status not in Tournament.IN_PLAY:
+            raise TournamentError(
+                "bad_state",
+                f"Only a running or paused tournament's tables can be stopped; "
+                f"this one is {t.get_status_display()}.",
+            )
+        table = TournamentTable.objects.filter(
+            tournament=t, pk=table_id, status=TournamentTable.Status.OPEN, table__isnull=False
+        ).first()
+        if table is None:
+            raise TournamentError("no_table", "That table is not playing.")
+        try:
+            tables_service.table_abort(table_id=table.table_id, reason=STOPPED)
+        except shared.TableError as exc:
+            raise TournamentError("between_hands", f"{table}: {exc.message} Try again.") from None
+        _arm(t.pk)
+        _changed(t.pk)
+    return table
+
+
 # --- disqualification ------------------------------------------------------------------------
 
 

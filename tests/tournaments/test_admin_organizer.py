@@ -419,3 +419,64 @@ def test_bots_can_be_added_late_while_late_registration_is_open(client):
     assert "Add bots…" in client.get(change_url(t)).content.decode()
     client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "2"})
     assert Entry.objects.filter(tournament=t, late=True).count() == 2
+
+
+# --- stopping a table ----------------------------------------------------------------------
+
+
+def test_an_organizer_stops_a_broken_table_and_its_players_play_on_elsewhere(client):
+    """Stopping a table was only in the games admin, which organizers cannot see."""
+    from games.models import Table
+    from tournaments import services
+    from tournaments.models import TournamentTable
+
+    t = make_tournament(seats_per_table=2)
+    enter(t, bot_players(4))
+    services.start(tournament_id=t.pk)
+    first = TournamentTable.objects.filter(tournament=t).first()
+    stop = f"{CHANGELIST}{t.pk}/stop/{first.pk}/"
+    assert stop in client.get(change_url(t)).content.decode()
+    assert "no chips move" in client.get(stop).content.decode()  # a confirmation first
+    client.post(stop)
+    assert Table.objects.get(pk=first.table_id).status == Table.Status.ABORTED
+    assert LogEntry.objects.filter(change_message="Stopped Table 1").exists()
+    services.advance(tournament_id=t.pk)
+    first.refresh_from_db()
+    assert first.status == TournamentTable.Status.BROKEN
+    assert stop not in client.get(change_url(t)).content.decode()
+    page = client.get(stop, follow=True).content.decode()
+    assert "that no longer applies" in page
+
+
+def test_stopping_a_single_tables_only_table_cancels_it(client):
+    from tournaments import services
+    from tournaments.models import TournamentTable
+
+    t = make_tournament(format=Tournament.Format.QUICK, seats_per_table=2, hands=2)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    only = TournamentTable.objects.get(tournament=t)
+    stop = f"{CHANGELIST}{t.pk}/stop/{only.pk}/"
+    assert "is cancelled with no result" in client.get(stop).content.decode()
+    client.post(stop)
+    services.advance(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
+
+
+def test_staff_outside_the_organizer_group_cannot_stop_a_table(db):
+    from tournaments import services
+    from tournaments.models import TournamentTable
+
+    t = make_tournament(seats_per_table=2)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    only = TournamentTable.objects.get(tournament=t)
+    staff = Client()
+    staff.force_login(
+        make_player("sam", "Sam", is_staff=True),
+        backend="django.contrib.auth.backends.ModelBackend",
+    )
+    assert staff.post(f"{CHANGELIST}{t.pk}/stop/{only.pk}/").status_code == 403
+    only.refresh_from_db()
+    assert only.status == TournamentTable.Status.OPEN
