@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 from django.urls import reverse
 
+from accounts.models import Notice
 from tournaments import notices
 from tournaments.models import Entry, Tournament, TournamentTable
 
@@ -92,11 +93,21 @@ def moved(t: Tournament, entries: Iterable[Entry]) -> None:
 
 def moved_at_boundary(t: Tournament, entry_ids: Iterable[int], *, live: bool) -> None:
     """Independent tables: players seated at or moved to another table at a hand boundary
-    (their lobby and table pages follow the notice). A headless simulation tells nobody."""
+    (their lobby and table pages follow the notice). A late entrant who waited for a seat
+    and was never told of one is seated, not moved. A headless simulation tells nobody."""
     if not live:
         return
-    entries = Entry.objects.filter(pk__in=list(entry_ids)).select_related("user", "table")
-    moved(t, entries)
+    entries = list(Entry.objects.filter(pk__in=list(entry_ids)).select_related("user", "table"))
+    told = set(
+        Notice.objects.filter(
+            topic=notices.topic(t.pk),
+            kind=notices.SEATED,
+            user_id__in=[e.user_id for e in entries if e.late],
+        ).values_list("user_id", flat=True)
+    )
+    first = [e for e in entries if e.late and e.user_id not in told]
+    seated(t, first)
+    moved(t, [e for e in entries if e not in first])
 
 
 def on_break(t: Tournament, table: TournamentTable | None) -> None:
