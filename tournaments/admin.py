@@ -279,6 +279,10 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         ]
         if obj is not None:
             sets.append(("Running state", {"fields": state}))
+        if started:  # frozen settings fold away: the state, tables and standings come first
+            for _name, options in sets[1:-1]:
+                options["classes"] = ("collapse",)
+            sets.insert(1, sets.pop())
         return sets
 
     @admin.display(description="House rules")

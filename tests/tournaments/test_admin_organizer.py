@@ -480,3 +480,17 @@ def test_staff_outside_the_organizer_group_cannot_stop_a_table(db):
     assert staff.post(f"{CHANGELIST}{t.pk}/stop/{only.pk}/").status_code == 403
     only.refresh_from_db()
     assert only.status == TournamentTable.Status.OPEN
+
+
+def test_a_running_tournaments_page_shows_its_state_first_and_folds_the_settings(client):
+    from tournaments import services
+
+    t = make_tournament(seats_per_table=2)
+    enter(t, bot_players(2))
+    page = client.get(change_url(t)).content.decode()
+    assert page.index("House rules") < page.index("Multi-table flow")
+    assert "<details" not in page  # before the start every setting is open to change
+    services.start(tournament_id=t.pk)
+    page = client.get(change_url(t)).content.decode()
+    assert page.index("Running state") < page.index("House rules")
+    assert page.count("<details") >= 6  # house rules, format, ..., multi-table flow
