@@ -388,7 +388,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 )
                 return self._back(t)
             question = f"Disqualify {entry.user} for good? They get no place" + (
-                " and their chips go to the others at their table." if t.is_mtt else "."
+                " and their chips go back to the bank (nobody gains them)." if t.is_mtt else "."
             )
             return self._confirm(request, t, question, label, danger=True)
         try:
@@ -749,7 +749,7 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return actions
 
     @admin.action(
-        description="Disqualify (chips go to their table: see docs)", permissions=["manage"]
+        description="Disqualify (no place; chips go back to the bank)", permissions=["manage"]
     )
     def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         for entry in queryset.select_related("user", "tournament"):

@@ -494,3 +494,15 @@ def test_a_running_tournaments_page_shows_its_state_first_and_folds_the_settings
     page = client.get(change_url(t)).content.decode()
     assert page.index("Running state") < page.index("House rules")
     assert page.count("<details") >= 6  # house rules, format, ..., multi-table flow
+
+
+def test_disqualifying_tells_the_organizer_the_chips_go_back_to_the_bank(client, alice):
+    """As they do (a dq ledger row with no payee): the page said they went to the table."""
+    t = make_tournament()
+    enter(t, [alice, *bot_players(3)])
+    client.post(action_url(t, "start"))
+    entry = Entry.objects.get(tournament=t, user=alice)
+    question = client.get(f"{CHANGELIST}{t.pk}/disqualify/{entry.pk}/").content.decode()
+    assert "their chips go back to the bank" in question and "at their table" not in question
+    entries = client.get("/admin/tournaments/entry/").content.decode()
+    assert "chips go back to the bank" in entries and "chips go to their table" not in entries
