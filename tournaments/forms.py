@@ -102,6 +102,13 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
     class Meta:
         model = Tournament
         fields = FIELDS
+        help_texts = {
+            "turn_seconds": "Seconds a player has for each turn, 15 to 300 (as at any table).",
+            "min_entrants": "Fewer entered at the scheduled start cancels it; a start by hand "
+            "is refused. Bots filling a single table's seats do not count.",
+            "max_entrants": "Registration closes to newcomers once this many have entered "
+            "(a quick game or single table tourney: one table's seats at most).",
+        }
 
     class Media:
         js = ("js/house_rules.js", "js/house_rules_admin.js")

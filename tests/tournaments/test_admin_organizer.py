@@ -506,3 +506,15 @@ def test_disqualifying_tells_the_organizer_the_chips_go_back_to_the_bank(client,
     assert "their chips go back to the bank" in question and "at their table" not in question
     entries = client.get("/admin/tournaments/entry/").content.decode()
     assert "chips go back to the bank" in entries and "chips go to their table" not in entries
+
+
+def test_the_form_says_the_turn_times_limits_and_what_the_entrant_counts_do(client):
+    page = client.get(f"{CHANGELIST}add/").content.decode()
+    assert "15 to 300" in beside_field(page, "turn_seconds")
+    assert "cancels it" in beside_field(page, "min_entrants")
+    assert "Registration closes to newcomers" in beside_field(page, "max_entrants")
+
+
+def beside_field(page: str, field: str) -> str:
+    start = page.index(f'field-{field}"')
+    return page[start : page.find('class="form-row', start + 1)]
