@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 from django.urls import reverse
 
+from accounts import notices as account_notices
 from accounts.models import Notice
 from tournaments import notices
 from tournaments.models import Entry, Tournament, TournamentTable
@@ -144,6 +145,21 @@ def finished(t: Tournament) -> None:
         notices.FINISHED,
         tournament_id=t.pk,
         key=f"t{t.pk}-finished",
+    )
+
+
+def cancelled(t: Tournament) -> None:
+    """Its entrants learn it will not take place (or go on), and why: the page's notice."""
+    users = Entry.objects.filter(tournament=t, user__is_bot=False).values_list("user_id", flat=True)
+    text = f"{t.name} is cancelled. {t.notice}".strip()
+    if len(text) > account_notices.TEXT_MAX:
+        text = f"{t.name} is cancelled."
+    url = reverse("tournaments:detail", args=[t.pk])
+    notices.notify_many(
+        [(user_id, text, url) for user_id in users],
+        notices.CANCELLED,
+        tournament_id=t.pk,
+        key=f"t{t.pk}-cancelled",
     )
 
 

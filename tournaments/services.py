@@ -506,6 +506,9 @@ def cancel(*, tournament_id: int, notice: str) -> Tournament:
         t.notice = notice[:300]
         t.finished_at = timezone.now()
         t.save(update_fields=["status", "notice", "finished_at"])
+        from tournaments import announce
+
+        announce.cancelled(t)
         _changed(t.pk)
     return t
 
@@ -1221,6 +1224,9 @@ def _advance_single(t: Tournament, now: datetime) -> bool:
         t.notice = "The table was stopped by staff; the tournament has no result."
         t.finished_at = now
         t.save(update_fields=["status", "notice", "finished_at"])
+        from tournaments import announce
+
+        announce.cancelled(t)
         return True
     playoff = t.round > 1
     units = _competing_units(t, game)

@@ -284,3 +284,25 @@ def test_a_late_entrant_who_waited_is_seated_not_moved_when_a_seat_frees(db, ali
         == f"Winter cup: you are seated at table {table.number}."
     )
     assert "you were moved to" in Notice.objects.get(user=bob).text
+
+
+def test_registered_players_are_told_when_the_organizer_cancels(db, alice):
+    t = make_tournament(name="Winter cup")
+    services.register(tournament_id=t.pk, user=alice)
+    enter(t, bot_players(1))
+    services.cancel(tournament_id=t.pk, notice="Cancelled by the organizer.")
+    [notice] = Notice.objects.all()  # the bot is told nothing
+    assert (notice.user, notice.kind) == (alice, "cancelled")
+    assert notice.text == "Winter cup is cancelled. Cancelled by the organizer."
+    assert notice.url == reverse("tournaments:detail", args=[t.pk])
+
+
+def test_a_single_tables_players_are_told_when_its_stopped_table_cancels_it(db, alice):
+    t = make_tournament(format=Tournament.Format.STT, seats_per_table=2, min_entrants=1)
+    services.register(tournament_id=t.pk, user=alice)
+    services.start(tournament_id=t.pk)
+    only = TournamentTable.objects.get(tournament=t)
+    services.table_stop(tournament_id=t.pk, table_id=only.pk)
+    services.advance(tournament_id=t.pk)
+    notice = Notice.objects.get(user=alice, kind="cancelled")
+    assert notice.text.startswith(f"{t.name} is cancelled. The table was stopped")
