@@ -776,9 +776,20 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(ChipLedger)
 class ChipLedgerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("id", "tournament", "round", "level", "pcr", "kind", "payer", "payee", "amount")
+    list_display = (
+        "id", "tournament", "round", "level", "pcr", "table", "kind", "paid_by", "paid_to",
+        "amount",
+    )  # fmt: skip
     list_filter = ("kind", "tournament")
-    list_select_related = ("tournament", "payer__user", "payee__user")
+    list_select_related = ("tournament", "table", "payer__user", "payee__user")
+
+    @admin.display(description="From", ordering="payer")
+    def paid_by(self, row: ChipLedger) -> str:
+        return str(row.payer) if row.payer else "bank"
+
+    @admin.display(description="To", ordering="payee")
+    def paid_to(self, row: ChipLedger) -> str:
+        return str(row.payee) if row.payee else "bank"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -518,3 +518,16 @@ def test_the_form_says_the_turn_times_limits_and_what_the_entrant_counts_do(clie
 def beside_field(page: str, field: str) -> str:
     start = page.index(f'field-{field}"')
     return page[start : page.find('class="form-row', start + 1)]
+
+
+def test_the_ledger_names_who_paid_whom_and_the_bank(client, alice):
+    """It read "alice in 12" for a player and "-" for the bank."""
+    from tournaments import services
+
+    t = make_tournament()
+    enter(t, [alice, *bot_players(1)])
+    services.start(tournament_id=t.pk)
+    page = client.get(f"/admin/tournaments/chipledger/?tournament__id__exact={t.pk}")
+    cells = re.findall(r'<td class="field-paid_(?:by|to)">([^<]*)</td>', page.content.decode())
+    assert cells[:2] == ["bank", "Alice"] or cells[:2] == ["bank", "Bot 0"]
+    assert not any(" in " in c for c in cells)
