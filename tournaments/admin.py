@@ -37,6 +37,31 @@ from tournaments.forms import MODEL_FIELDS as _FIELDS
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
 
 MANAGE = "tournaments.manage_tournament"
+
+
+def confirmed_or_ask(
+    modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    question: str,
+    button: str,
+) -> HttpResponse | None:
+    """A bulk action that cannot be undone asks first, as the change page's buttons do:
+    None once confirmed, else the page that asks (it posts the same selection back)."""
+    if request.POST.get("confirmed") == "yes":
+        return None
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "opts": modeladmin.model._meta,
+        "title": button,
+        "question": question,
+        "button": button,
+        "queryset": queryset,
+        "action": request.POST.get("action", ""),
+    }
+    return TemplateResponse(request, "admin/tournaments/confirm_bulk.html", context)
+
+
 STEP_FIELDS = ("number", "pcr", "duration")
 
 
@@ -512,10 +537,18 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 self.message_user(request, f"{t}: {done.lower()}.", messages.SUCCESS)
 
     @admin.action(description="Cancel (with a notice)", permissions=["manage"])
-    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self.run_service(
-            request, queryset, services.cancel, "Cancelled", notice="Cancelled by the organizer."
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse | None:
+        question = (
+            "Cancel these tournaments for good? Their public pages will say "
+            f'"{organizer.CANCEL_NOTICE}" and their entrants are told.'
         )
+        ask = confirmed_or_ask(self, request, queryset, question, "Cancel")
+        if ask is not None:
+            return ask
+        self.run_service(
+            request, queryset, services.cancel, "Cancelled", notice=organizer.CANCEL_NOTICE
+        )
+        return None
 
     @admin.action(description="Export results as CSV", permissions=["view"])
     def export_results(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse:
@@ -751,7 +784,14 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     @admin.action(
         description="Disqualify (no place; chips go back to the bank)", permissions=["manage"]
     )
-    def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+    def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
+        question = (
+            "Disqualify these players for good? They get no place; in a multi-table tourney "
+            "their chips go back to the bank."
+        )
+        ask = confirmed_or_ask(self, request, queryset, question, "Disqualify")
+        if ask is not None:
+            return ask
         for entry in queryset.select_related("user", "tournament"):
             try:
                 services.disqualify(tournament_id=entry.tournament_id, user=entry.user)
@@ -760,6 +800,7 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             else:
                 self.log_change(request, entry.tournament, f"Disqualified {entry.user}")
                 self.message_user(request, f"{entry.user} disqualified.", messages.SUCCESS)
+        return None
 
     @admin.action(
         description="Remove from the tournament (before the start)", permissions=["manage"]

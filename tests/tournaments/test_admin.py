@@ -153,11 +153,12 @@ def test_an_organizer_adds_an_entrant_and_disqualifies_them(organizer_client, al
     enter(t, [bob])
     act(organizer_client, "start", t)
     entry = Entry.objects.get(user=alice)
-    organizer_client.post(
-        "/admin/tournaments/entry/",
-        {"action": "disqualify", "_selected_action": [entry.pk]},
-        follow=True,
-    )
+    chosen = {"action": "disqualify", "_selected_action": [entry.pk]}
+    asked = organizer_client.post("/admin/tournaments/entry/", chosen).content.decode()
+    assert "Disqualify these players for good?" in asked and "Yes: Disqualify" in asked
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.PLAYING  # not before the organizer says yes
+    organizer_client.post("/admin/tournaments/entry/", {**chosen, "confirmed": "yes"})
     entry.refresh_from_db()
     assert entry.status == Entry.Status.DISQUALIFIED
     assert LogEntry.objects.filter(change_message=f"Disqualified {alice}").exists()
@@ -358,3 +359,16 @@ def test_a_schedule_too_short_for_its_breaks_or_late_entries_is_refused(
         **{"levels-2-pcr": "8", "levels-2-duration": "5"},
     )
     assert organizer_client.post(CHANGELIST + "add/", post).status_code == 302
+
+
+def test_cancelling_from_the_list_asks_first(organizer_client):
+    """The list's bulk Cancel ran at once; the change page's button always asked."""
+    first, second = make_tournament(name="One"), make_tournament(name="Two")
+    asked = act(organizer_client, "cancel", first, second).content.decode()
+    assert "Cancel these tournaments for good?" in asked and "<li>One</li>" in asked
+    assert not Tournament.objects.filter(status=Tournament.Status.CANCELLED).exists()
+    organizer_client.post(
+        CHANGELIST,
+        {"action": "cancel", "_selected_action": [first.pk, second.pk], "confirmed": "yes"},
+    )
+    assert Tournament.objects.filter(status=Tournament.Status.CANCELLED).count() == 2
