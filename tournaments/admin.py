@@ -175,12 +175,12 @@ class TableInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 def _state_action(
-    fn: Callable[..., Any], description: str, done: str
+    fn: Callable[..., Any], description: str, done: str, **kwargs: Any
 ) -> Callable[[Any, HttpRequest, QuerySet[Tournament]], None]:
     def action(
         modeladmin: TournamentAdmin, request: HttpRequest, queryset: QuerySet[Tournament]
     ) -> None:
-        modeladmin.run_service(request, queryset, fn, done)
+        modeladmin.run_service(request, queryset, fn, done, **kwargs)
 
     action.__name__ = fn.__name__
     return admin.action(description=description, permissions=["manage"])(action)
@@ -219,7 +219,9 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     )
     change_form_template = "admin/tournaments/tournament/change_form.html"
     actions = (
-        _state_action(services.registration_open, "Open registration", "Registration opened"),
+        _state_action(
+            services.registration_open, "Open registration", "Registration opened", by_hand=True
+        ),
         _state_action(services.registration_close, "Close registration", "Registration closed"),
         _state_action(services.start, "Start", "Started"),
         _state_action(services.pause, "Pause (clocks stop)", "Paused"),

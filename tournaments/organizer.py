@@ -44,7 +44,7 @@ ACTIONS: tuple[StateAction, ...] = (
         "Registration opened",
         "Open registration? Players can then enter from the public page.",
         lambda t: t.status in (Status.DRAFT, Status.CLOSED),
-        lambda pk: services.registration_open(tournament_id=pk),
+        lambda pk: services.registration_open(tournament_id=pk, by_hand=True),
     ),
     StateAction(
         "close",

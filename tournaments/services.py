@@ -200,7 +200,12 @@ def needed_entrants(t: Tournament) -> int:
 # --- registration ----------------------------------------------------------------------------
 
 
-def registration_open(*, tournament_id: int) -> Tournament:
+def registration_open(
+    *, tournament_id: int, now: datetime | None = None, by_hand: bool = False
+) -> Tournament:
+    """Open registration now: the sweeper at the window's opening, or the organizer
+    (``by_hand``, see ``_window_opened_by_hand``)."""
+    now = now or timezone.now()
     with transaction.atomic():
         t = _locked(tournament_id)
         if t.status not in (Status.DRAFT, Status.CLOSED):
@@ -208,10 +213,33 @@ def registration_open(*, tournament_id: int) -> Tournament:
                 "bad_state",
                 f"Registration cannot open: the tournament is {t.get_status_display()}.",
             )
+        fields = ["status", *(_window_opened_by_hand(t, now) if by_hand else [])]
         t.status = Status.REGISTRATION
-        t.save(update_fields=["status"])
+        t.save(update_fields=fields)
         _changed(t.pk)
     return t
+
+
+def _window_opened_by_hand(t: Tournament, now: datetime) -> list[str]:
+    """The registration window follows the organizer's "open now" (the fields changed).
+
+    An opening time still ahead becomes now and a closing time already past is cleared, or
+    players would read "open" and be refused (and the sweeper would close it again at once).
+    A scheduled start already past is refused: the sweeper would start or cancel the event
+    the moment it opened.
+    """
+    if t.scheduled_start and t.scheduled_start <= now:
+        raise TournamentError(
+            "start_passed", "Its scheduled start has passed: set a new one (or clear it) first."
+        )
+    fields = []
+    if t.registration_opens_at and t.registration_opens_at > now:
+        t.registration_opens_at = now
+        fields.append("registration_opens_at")
+    if t.registration_closes_at and t.registration_closes_at <= now:
+        t.registration_closes_at = None
+        fields.append("registration_closes_at")
+    return fields
 
 
 def registration_close(*, tournament_id: int) -> Tournament:
