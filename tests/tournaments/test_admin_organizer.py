@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -531,3 +532,11 @@ def test_the_ledger_names_who_paid_whom_and_the_bank(client, alice):
     cells = re.findall(r'<td class="field-paid_(?:by|to)">([^<]*)</td>', page.content.decode())
     assert cells[:2] == ["bank", "Alice"] or cells[:2] == ["bank", "Bot 0"]
     assert not any(" in " in c for c in cells)
+
+
+def test_the_list_shows_the_scheduled_start_before_the_less_urgent_columns(client):
+    """At 1280 px the start, level and PCR were scrolled out of sight behind empty columns."""
+    make_tournament(name="Soon cup", scheduled_start=timezone.now() + timedelta(days=1))
+    page = client.get(CHANGELIST).content.decode()
+    assert page.index("column-scheduled_start") < page.index("column-preset")
+    assert "column-created_at" not in page and "column-level_and_pcr" in page
