@@ -18,8 +18,10 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.views.autocomplete import AutocompleteJsonView
+from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
@@ -35,6 +37,31 @@ from tournaments.forms import MODEL_FIELDS as _FIELDS
 from tournaments.models import ChipLedger, Entry, Level, Tournament, TournamentTable
 
 MANAGE = "tournaments.manage_tournament"
+
+
+def confirmed_or_ask(
+    modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    question: str,
+    button: str,
+) -> HttpResponse | None:
+    """A bulk action that cannot be undone asks first, as the change page's buttons do:
+    None once confirmed, else the page that asks (it posts the same selection back)."""
+    if request.POST.get("confirmed") == "yes":
+        return None
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "opts": modeladmin.model._meta,
+        "title": button,
+        "question": question,
+        "button": button,
+        "queryset": queryset,
+        "action": request.POST.get("action", ""),
+    }
+    return TemplateResponse(request, "admin/tournaments/confirm_bulk.html", context)
+
+
 STEP_FIELDS = ("number", "pcr", "duration")
 
 
@@ -57,6 +84,11 @@ class LevelFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
         if not steps and fmt != Tournament.Format.MTT:
             return
         found = schedule.problems(steps)
+        t = self.instance  # holds the tournament form's values
+        if not found and fmt == Tournament.Format.MTT and t.status in Tournament.UPCOMING:
+            found = schedule.flow_problems(
+                steps, break_every=t.break_every, late_level=t.late_registration_level
+            )
         if found:
             raise forms.ValidationError(found)
 
@@ -115,11 +147,15 @@ class TableInline(admin.TabularInline):  # type: ignore[type-arg]
     can_delete = False
     fields = readonly_fields = (
         "number", "status", "round", "settled_round", "level", "pcr", "break_until", "watch",
+        "stop_link",
     )  # fmt: skip
     verbose_name_plural = "Tables"
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[TournamentTable]:
+        return super().get_queryset(request).select_related("tournament")
 
     @admin.display(description="Live table")
     def watch(self, table: TournamentTable) -> str:
@@ -128,14 +164,23 @@ class TableInline(admin.TabularInline):  # type: ignore[type-arg]
         url = reverse("table_detail", args=[table.table_id])
         return format_html('<a href="{}">watch</a>', url)
 
+    @admin.display(description="")
+    def stop_link(self, table: TournamentTable) -> str:
+        if not organizer.may_stop(table.tournament, table):
+            return ""
+        url = reverse(
+            "admin:tournaments_tournament_stop_table", args=[table.tournament_id, table.pk]
+        )
+        return format_html('<a href="{}">Stop…</a>', url)
+
 
 def _state_action(
-    fn: Callable[..., Any], description: str, done: str
+    fn: Callable[..., Any], description: str, done: str, **kwargs: Any
 ) -> Callable[[Any, HttpRequest, QuerySet[Tournament]], None]:
     def action(
         modeladmin: TournamentAdmin, request: HttpRequest, queryset: QuerySet[Tournament]
     ) -> None:
-        modeladmin.run_service(request, queryset, fn, done)
+        modeladmin.run_service(request, queryset, fn, done, **kwargs)
 
     action.__name__ = fn.__name__
     return admin.action(description=description, permissions=["manage"])(action)
@@ -144,17 +189,15 @@ def _state_action(
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = TournamentForm
-    list_display = (
+    list_display = (  # what an organizer scans for first fits 1280 px (created: the dates bar)
         "name",
         "format",
         "status",
-        "attention",
-        "preset",
-        "entrants",
-        "level",
-        "pcr",
         "scheduled_start",
-        "created_at",
+        "entrants",
+        "level_and_pcr",
+        "preset",
+        "attention",
     )
     list_filter = ("status", "format", "preset", "scheduled_start", "created_at")
     search_fields = ("name",)
@@ -174,7 +217,9 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     )
     change_form_template = "admin/tournaments/tournament/change_form.html"
     actions = (
-        _state_action(services.registration_open, "Open registration", "Registration opened"),
+        _state_action(
+            services.registration_open, "Open registration", "Registration opened", by_hand=True
+        ),
         _state_action(services.registration_close, "Close registration", "Registration closed"),
         _state_action(services.start, "Start", "Started"),
         _state_action(services.pause, "Pause (clocks stop)", "Paused"),
@@ -259,6 +304,10 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         ]
         if obj is not None:
             sets.append(("Running state", {"fields": state}))
+        if started:  # frozen settings fold away: the state, tables and standings come first
+            for _name, options in sets[1:-1]:
+                options["classes"] = ("collapse",)
+            sets.insert(1, sets.pop())
         return sets
 
     @admin.display(description="House rules")
@@ -283,6 +332,11 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 "<int:object_id>/disqualify/<int:entry_id>/",
                 wrap(self.disqualify_view),
                 name=name + "disqualify",
+            ),
+            path(
+                "<int:object_id>/stop/<int:table_id>/",
+                wrap(self.stop_table_view),
+                name=name + "stop_table",
             ),
             path("<int:object_id>/add-bots/", wrap(self.add_bots_view), name=name + "add_bots"),
             path("<int:object_id>/results.csv", wrap(self.results_csv_view), name=name + "results"),
@@ -359,7 +413,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 )
                 return self._back(t)
             question = f"Disqualify {entry.user} for good? They get no place" + (
-                " and their chips go to the others at their table." if t.is_mtt else "."
+                " and their chips go back to the bank (nobody gains them)." if t.is_mtt else "."
             )
             return self._confirm(request, t, question, label, danger=True)
         try:
@@ -369,6 +423,29 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         else:
             self.log_change(request, t, f"Disqualified {entry.user}")
             self.message_user(request, f"{entry.user} disqualified.", messages.SUCCESS)
+        return self._back(t)
+
+    def stop_table_view(self, request: HttpRequest, object_id: int, table_id: int) -> HttpResponse:
+        t = self._managed(request, object_id)
+        table = get_object_or_404(TournamentTable, pk=table_id, tournament=t)
+        label = f"Stop {table}"
+        if request.method != "POST":
+            if not organizer.may_stop(t, table):
+                self.message_user(
+                    request,
+                    f"{label}: that no longer applies ({table.get_status_display().lower()}, "
+                    f"tournament {t.get_status_display().lower()}).",
+                    messages.ERROR,
+                )
+                return self._back(t)
+            return self._confirm(request, t, organizer.stop_question(t, table), label, danger=True)
+        try:
+            services.table_stop(tournament_id=t.pk, table_id=table.pk)
+        except services.TournamentError as exc:
+            self.message_user(request, f"{label}: {exc.message}", messages.ERROR)
+        else:
+            self.log_change(request, t, f"Stopped {table}")
+            self.message_user(request, f"{table} stopped.", messages.SUCCESS)
         return self._back(t)
 
     def add_bots_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
@@ -432,6 +509,10 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def attention(self, t: Tournament) -> str:
         return organizer.attention(t) or ""
 
+    @admin.display(description="Level (PCR)", ordering="level")
+    def level_and_pcr(self, t: Tournament) -> str:
+        return f"{t.level} (PCR {t.pcr})" if t.level else "-"
+
     @admin.display(description="Entrants")
     def entrants(self, t: Tournament) -> int:
         return t.entries.count()
@@ -460,10 +541,18 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 self.message_user(request, f"{t}: {done.lower()}.", messages.SUCCESS)
 
     @admin.action(description="Cancel (with a notice)", permissions=["manage"])
-    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self.run_service(
-            request, queryset, services.cancel, "Cancelled", notice="Cancelled by the organizer."
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse | None:
+        question = (
+            "Cancel these tournaments for good? Their public pages will say "
+            f'"{organizer.CANCEL_NOTICE}" and their entrants are told.'
         )
+        ask = confirmed_or_ask(self, request, queryset, question, "Cancel")
+        if ask is not None:
+            return ask
+        self.run_service(
+            request, queryset, services.cancel, "Cancelled", notice=organizer.CANCEL_NOTICE
+        )
+        return None
 
     @admin.action(description="Export results as CSV", permissions=["view"])
     def export_results(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse:
@@ -596,6 +685,40 @@ class EntryAddForm(forms.ModelForm):  # type: ignore[type-arg]
         fields = ("tournament", "user")
 
 
+class PlayerSearch(AutocompleteJsonView):
+    """The entrant picker's search: organizers find players by user or display name.
+
+    Django's own autocomplete asks for the right to view accounts (their e-mails and all),
+    which organizers do not hold; this one answers for ``Entry.user`` only, to anyone who
+    may add entrants, and searches names only.
+    """
+
+    def process_request(self, request: HttpRequest) -> Any:
+        term, model_admin, source_field, to_field = super().process_request(request)
+        if source_field is not Entry._meta.get_field("user"):
+            raise PermissionDenied
+        return term, model_admin, source_field, to_field
+
+    def has_perm(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("tournaments.add_entry")
+
+    def get_queryset(self) -> QuerySet[Any]:
+        users = Entry._meta.get_field("user").related_model._default_manager
+        term = self.term.strip()
+        return (
+            users.filter(is_active=True, deleted_at__isnull=True)
+            .filter(Q(username__icontains=term) | Q(display_name__icontains=term))
+            .order_by("display_name", "pk")
+        )
+
+
+class PlayerSelect(AutocompleteSelect):
+    """The entrant picker, searching through ``PlayerSearch``."""
+
+    def get_url(self) -> str:
+        return reverse("admin:tournaments_entry_players")
+
+
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Add and remove entrants (before the start) and disqualify players (during it)."""
@@ -613,8 +736,21 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_filter = ("status", "tournament")
     search_fields = ("user__username", "user__display_name", "tournament__name")
     list_select_related = ("user", "tournament", "table")
-    autocomplete_fields = ("user",)
     actions = ("disqualify", "remove")
+
+    def get_urls(self) -> list[Any]:
+        search = PlayerSearch.as_view(admin_site=self.admin_site)
+        players = path(
+            "players/", self.admin_site.admin_view(search), name="tournaments_entry_players"
+        )
+        return [players, *super().get_urls()]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "user":
+            kwargs["widget"] = PlayerSelect(db_field, self.admin_site)
+        elif db_field.name == "tournament":  # only events that may still take an entrant
+            kwargs["queryset"] = Tournament.objects.exclude(status__in=Tournament.OVER)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def has_manage_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(MANAGE)
@@ -645,9 +781,14 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             return super().add_view(request, form_url, extra_context)
         except services.TournamentError as exc:
             self.message_user(request, exc.message, messages.ERROR)
-            from django.shortcuts import redirect
-
             return redirect(request.get_full_path())
+
+    def response_add(self, request: HttpRequest, obj: Entry, post_url_continue: Any = None) -> Any:
+        """Back to the tournament's page (where "Add a player…" was), unless adding another."""
+        if "_addanother" in request.POST:
+            return super().response_add(request, obj, post_url_continue)
+        self.message_user(request, f"{obj.user} entered.", messages.SUCCESS)
+        return redirect("admin:tournaments_tournament_change", obj.tournament_id)
 
     def delete_model(self, request: HttpRequest, obj: Entry) -> None:
         services.entrant_remove(tournament_id=obj.tournament_id, user=obj.user)
@@ -663,9 +804,16 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return actions
 
     @admin.action(
-        description="Disqualify (chips go to their table: see docs)", permissions=["manage"]
+        description="Disqualify (no place; chips go back to the bank)", permissions=["manage"]
     )
-    def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+    def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
+        question = (
+            "Disqualify these players for good? They get no place; in a multi-table tourney "
+            "their chips go back to the bank."
+        )
+        ask = confirmed_or_ask(self, request, queryset, question, "Disqualify")
+        if ask is not None:
+            return ask
         for entry in queryset.select_related("user", "tournament"):
             try:
                 services.disqualify(tournament_id=entry.tournament_id, user=entry.user)
@@ -674,6 +822,7 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             else:
                 self.log_change(request, entry.tournament, f"Disqualified {entry.user}")
                 self.message_user(request, f"{entry.user} disqualified.", messages.SUCCESS)
+        return None
 
     @admin.action(
         description="Remove from the tournament (before the start)", permissions=["manage"]
@@ -690,9 +839,20 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(ChipLedger)
 class ChipLedgerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("id", "tournament", "round", "level", "pcr", "kind", "payer", "payee", "amount")
+    list_display = (
+        "id", "tournament", "round", "level", "pcr", "table", "kind", "paid_by", "paid_to",
+        "amount",
+    )  # fmt: skip
     list_filter = ("kind", "tournament")
-    list_select_related = ("tournament", "payer__user", "payee__user")
+    list_select_related = ("tournament", "table", "payer__user", "payee__user")
+
+    @admin.display(description="From", ordering="payer")
+    def paid_by(self, row: ChipLedger) -> str:
+        return str(row.payer) if row.payer else "bank"
+
+    @admin.display(description="To", ordering="payee")
+    def paid_to(self, row: ChipLedger) -> str:
+        return str(row.payee) if row.payee else "bank"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

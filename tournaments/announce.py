@@ -14,6 +14,8 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 from django.urls import reverse
 
+from accounts import notices as account_notices
+from accounts.models import Notice
 from tournaments import notices
 from tournaments.models import Entry, Tournament, TournamentTable
 
@@ -92,11 +94,21 @@ def moved(t: Tournament, entries: Iterable[Entry]) -> None:
 
 def moved_at_boundary(t: Tournament, entry_ids: Iterable[int], *, live: bool) -> None:
     """Independent tables: players seated at or moved to another table at a hand boundary
-    (their lobby and table pages follow the notice). A headless simulation tells nobody."""
+    (their lobby and table pages follow the notice). A late entrant who waited for a seat
+    and was never told of one is seated, not moved. A headless simulation tells nobody."""
     if not live:
         return
-    entries = Entry.objects.filter(pk__in=list(entry_ids)).select_related("user", "table")
-    moved(t, entries)
+    entries = list(Entry.objects.filter(pk__in=list(entry_ids)).select_related("user", "table"))
+    told = set(
+        Notice.objects.filter(
+            topic=notices.topic(t.pk),
+            kind=notices.SEATED,
+            user_id__in=[e.user_id for e in entries if e.late],
+        ).values_list("user_id", flat=True)
+    )
+    first = [e for e in entries if e.late and e.user_id not in told]
+    seated(t, first)
+    moved(t, [e for e in entries if e not in first])
 
 
 def on_break(t: Tournament, table: TournamentTable | None) -> None:
@@ -133,6 +145,21 @@ def finished(t: Tournament) -> None:
         notices.FINISHED,
         tournament_id=t.pk,
         key=f"t{t.pk}-finished",
+    )
+
+
+def cancelled(t: Tournament) -> None:
+    """Its entrants learn it will not take place (or go on), and why: the page's notice."""
+    users = Entry.objects.filter(tournament=t, user__is_bot=False).values_list("user_id", flat=True)
+    text = f"{t.name} is cancelled. {t.notice}".strip()
+    if len(text) > account_notices.TEXT_MAX:
+        text = f"{t.name} is cancelled."
+    url = reverse("tournaments:detail", args=[t.pk])
+    notices.notify_many(
+        [(user_id, text, url) for user_id in users],
+        notices.CANCELLED,
+        tournament_id=t.pk,
+        key=f"t{t.pk}-cancelled",
     )
 
 

@@ -12,6 +12,7 @@ from copy import copy
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 from games import engine
 from games import forms as game_forms
@@ -53,6 +54,27 @@ HOUSE_RULE_FIELDS = tuple(
     game_forms.option_field_name(name) for name in engine.OPTIONS if name != "target"
 )
 MODEL_FIELDS = {f.name for f in Tournament._meta.get_fields() if f.concrete and not f.is_relation}
+FIELD_OF = {
+    "invalid_preset": "preset",
+    "invalid_seats": "seats_per_table",
+    "invalid_entrants": "min_entrants",
+    "invalid_maximum": "max_entrants",
+    "invalid_clock": "turn_seconds",
+    "invalid_window": "registration_closes_at",
+    "invalid_start": "scheduled_start",
+    "invalid_hands": "hands",
+    "invalid_prizes": "prizes",
+    "invalid_countdown": "sit_and_go_seconds",
+    "invalid_duplicate": "duplicate",
+    "invalid_break": "break_minutes",
+    "invalid_chips": "starting_chips",
+}
+"""Where ``services.check_settings``' refusal is shown: beside the field it is about."""
+PAST_CHECKED = {
+    "registration_closes_at": "That time has passed: registration would close at once.",
+    "scheduled_start": "That time has passed: the sweeper would start (or cancel) it at once.",
+}
+"""Times an organizer sets that must lie ahead (when changed: an old one stays as it is)."""
 
 
 def default_preset() -> str:
@@ -80,6 +102,13 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
     class Meta:
         model = Tournament
         fields = FIELDS
+        help_texts = {
+            "turn_seconds": "Seconds a player has for each turn, 15 to 300 (as at any table).",
+            "min_entrants": "Fewer entered at the scheduled start cancels it; a start by hand "
+            "is refused. Bots filling a single table's seats do not count.",
+            "max_entrants": "Registration closes to newcomers once this many have entered "
+            "(a quick game or single table tourney: one table's seats at most).",
+        }
 
     class Media:
         js = ("js/house_rules.js", "js/house_rules_admin.js")
@@ -157,6 +186,11 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
             return data
         if "preset" in self.fields and self.clean_house_rules(data) is None:
             return data
+        now = timezone.now()
+        for name, message in PAST_CHECKED.items():
+            when = data.get(name)
+            if name in self.changed_data and when is not None and when <= now:
+                self.add_error(name, message)
         probe = copy(self.instance)  # fields frozen after the start are not in ``data``
         for name, value in data.items():
             if name in MODEL_FIELDS:
@@ -164,7 +198,8 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
         try:
             services.check_settings(probe)
         except services.TournamentError as exc:
-            raise forms.ValidationError(exc.message) from None
+            field = FIELD_OF.get(exc.code)
+            self.add_error(field if field in self.fields else None, exc.message)
         return data
 
     def _post_clean(self) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from accounts.models import User
+from tournaments import announce
 from tournaments.models import ChipLedger, Entry, Tournament, TournamentTable
 
 
@@ -48,6 +49,7 @@ def enter(t: Tournament, user: User, now: datetime) -> Entry:
         if table is not None:
             Entry.objects.filter(pk=entry.pk).update(table=table)
             entry.table = table
+            announce.seated(t, [entry])  # they sit down at its next hand boundary
     return entry
 
 

@@ -269,7 +269,7 @@ class Entry(models.Model):
         indexes = [models.Index(fields=["tournament", "status"], name="entry_status_idx")]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.tournament_id}"
+        return str(self.user)  # the admin's ledger and standings name the player, nothing else
 
     @property
     def is_in(self) -> bool:

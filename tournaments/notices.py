@@ -27,6 +27,7 @@ SEATED = "seated"
 MOVED = "moved"
 BREAK = "break"
 FINISHED = "finished"
+CANCELLED = "cancelled"
 
 # kind -> the short title a browser notification carries
 KINDS: dict[str, str] = {
@@ -35,6 +36,7 @@ KINDS: dict[str, str] = {
     MOVED: "You were moved",
     BREAK: "Break",
     FINISHED: "Tournament result",
+    CANCELLED: "Tournament cancelled",
 }
 # Kinds after which a player's own tournament page (lobby, table) goes to ``url`` by itself.
 FOLLOWED = frozenset({SEATED, MOVED})

@@ -16,8 +16,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from tournaments import services
-from tournaments.models import Entry, Tournament
+from tournaments import late_registration, services
+from tournaments.models import Entry, Tournament, TournamentTable
 
 Status = Tournament.Status
 CANCEL_NOTICE = "Cancelled by the organizer."
@@ -44,7 +44,7 @@ ACTIONS: tuple[StateAction, ...] = (
         "Registration opened",
         "Open registration? Players can then enter from the public page.",
         lambda t: t.status in (Status.DRAFT, Status.CLOSED),
-        lambda pk: services.registration_open(tournament_id=pk),
+        lambda pk: services.registration_open(tournament_id=pk, by_hand=True),
     ),
     StateAction(
         "close",
@@ -112,8 +112,29 @@ def may_disqualify(t: Tournament, entry: Entry) -> bool:
     return t.status in Tournament.IN_PLAY and entry.is_in
 
 
+def may_stop(t: Tournament, table: TournamentTable) -> bool:
+    return (
+        t.status in Tournament.IN_PLAY
+        and table.status == TournamentTable.Status.OPEN
+        and table.table_id is not None
+    )
+
+
+def stop_question(t: Tournament, table: TournamentTable) -> str:
+    if t.is_mtt:
+        return (
+            f"Stop {table} for good? Its hand in play is called off (no chips move) and its "
+            "players are seated at the other tables."
+        )
+    return (
+        f"Stop {table} for good? Its game is called off and the tournament, which has no "
+        "other table, is cancelled with no result."
+    )
+
+
 def may_add_bots(t: Tournament) -> bool:
-    return t.status in Tournament.UPCOMING
+    """Entrants (bots or people) are added before the start, or while late entries last."""
+    return t.status in Tournament.UPCOMING or late_registration.is_open(t)
 
 
 def add_bots(t: Tournament, count: int) -> list[Entry]:

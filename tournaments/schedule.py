@@ -35,6 +35,28 @@ def problems(steps: Sequence[Step]) -> list[str]:
     return found
 
 
+def flow_problems(steps: Sequence[Step], *, break_every: int, late_level: int) -> list[str]:
+    """Multi-table settings this schedule would leave without effect (empty when none).
+
+    The last level lasts to the end, so it never ends: a break after every N levels needs
+    more than N levels, and late registration must close with a level before the last.
+    """
+    found: list[str] = []
+    last = len(steps)
+    if break_every and break_every >= last:
+        found.append(
+            f"A break after every {break_every} level{'s' if break_every != 1 else ''} never "
+            f"comes: the last of the {last} levels lasts to the end. Add levels or take "
+            "breaks more often."
+        )
+    if late_level and late_level >= last:
+        found.append(
+            f"Late registration until level {late_level} ends would stay open to the end: "
+            f"level {last}, the last, never ends. Choose an earlier level."
+        )
+    return found
+
+
 def level_at(steps: Sequence[Step], elapsed: float) -> Step:
     """The level in force after ``elapsed`` hands or minutes; the last one lasts for ever."""
     ordered = sorted(steps, key=lambda s: s.number)

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, OuterRef, Q, Subquery, Value
+from django.db.models import Count, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -127,12 +127,23 @@ def check_settings(tournament: Tournament) -> None:
         raise TournamentError(
             "invalid_entrants", "The minimum number of entrants is above the maximum."
         )
+    room, needed = table_size_limit(tournament), needed_entrants(tournament)
+    if room < needed:
+        raise TournamentError(
+            "invalid_maximum",
+            f"It could never start: it takes at most {room} entrants and needs {needed}.",
+        )
+    low, high = tables_service.MIN_TURN_SECONDS, tables_service.MAX_TURN_SECONDS
+    if not low <= tournament.turn_seconds <= high:
+        raise TournamentError(
+            "invalid_clock", f"Turn time must be between {low} seconds and {high // 60} minutes."
+        )
     opens, closes = tournament.registration_opens_at, tournament.registration_closes_at
     if opens and closes and closes <= opens:
         raise TournamentError("invalid_window", "Registration must close after it opens.")
     if closes and tournament.scheduled_start and tournament.scheduled_start < closes:
         raise TournamentError(
-            "invalid_window", "The scheduled start must not come before registration closes."
+            "invalid_start", "The scheduled start must not come before registration closes."
         )
     if tournament.format == Tournament.Format.QUICK and tournament.hands < 1:
         raise TournamentError("invalid_hands", "A quick game needs at least one hand.")
@@ -189,7 +200,12 @@ def needed_entrants(t: Tournament) -> int:
 # --- registration ----------------------------------------------------------------------------
 
 
-def registration_open(*, tournament_id: int) -> Tournament:
+def registration_open(
+    *, tournament_id: int, now: datetime | None = None, by_hand: bool = False
+) -> Tournament:
+    """Open registration now: the sweeper at the window's opening, or the organizer
+    (``by_hand``, see ``_window_opened_by_hand``)."""
+    now = now or timezone.now()
     with transaction.atomic():
         t = _locked(tournament_id)
         if t.status not in (Status.DRAFT, Status.CLOSED):
@@ -197,10 +213,33 @@ def registration_open(*, tournament_id: int) -> Tournament:
                 "bad_state",
                 f"Registration cannot open: the tournament is {t.get_status_display()}.",
             )
+        fields = ["status", *(_window_opened_by_hand(t, now) if by_hand else [])]
         t.status = Status.REGISTRATION
-        t.save(update_fields=["status"])
+        t.save(update_fields=fields)
         _changed(t.pk)
     return t
+
+
+def _window_opened_by_hand(t: Tournament, now: datetime) -> list[str]:
+    """The registration window follows the organizer's "open now" (the fields changed).
+
+    An opening time still ahead becomes now and a closing time already past is cleared, or
+    players would read "open" and be refused (and the sweeper would close it again at once).
+    A scheduled start already past is refused: the sweeper would start or cancel the event
+    the moment it opened.
+    """
+    if t.scheduled_start and t.scheduled_start <= now:
+        raise TournamentError(
+            "start_passed", "Its scheduled start has passed: set a new one (or clear it) first."
+        )
+    fields = []
+    if t.registration_opens_at and t.registration_opens_at > now:
+        t.registration_opens_at = now
+        fields.append("registration_opens_at")
+    if t.registration_closes_at and t.registration_closes_at <= now:
+        t.registration_closes_at = None
+        fields.append("registration_closes_at")
+    return fields
 
 
 def registration_close(*, tournament_id: int) -> Tournament:
@@ -499,6 +538,9 @@ def cancel(*, tournament_id: int, notice: str) -> Tournament:
         t.notice = notice[:300]
         t.finished_at = timezone.now()
         t.save(update_fields=["status", "notice", "finished_at"])
+        from tournaments import announce
+
+        announce.cancelled(t)
         _changed(t.pk)
     return t
 
@@ -560,6 +602,40 @@ def _arm(tournament_id: int, countdown: float = 0) -> None:
         _after_commit(lambda: tasks.advance.apply_async((tournament_id,), countdown=countdown))
     else:
         _after_commit(lambda: tasks.advance.delay(tournament_id))
+
+
+# --- a table stopped by the organizer --------------------------------------------------------
+
+STOPPED = "Stopped by the organizer."
+
+
+def table_stop(*, tournament_id: int, table_id: int) -> TournamentTable:
+    """Stop one table's game (a broken one, say), as staff can from the games admin.
+
+    Its hand in play moves no chips. In a multi-table tourney its players are seated at the
+    other tables at the next boundary; a quick game or STT has no other table, so it is
+    cancelled with a notice (``advance`` does both, armed here).
+    """
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if t.status not in Tournament.IN_PLAY:
+            raise TournamentError(
+                "bad_state",
+                f"Only a running or paused tournament's tables can be stopped; "
+                f"this one is {t.get_status_display()}.",
+            )
+        table = TournamentTable.objects.filter(
+            tournament=t, pk=table_id, status=TournamentTable.Status.OPEN, table__isnull=False
+        ).first()
+        if table is None:
+            raise TournamentError("no_table", "That table is not playing.")
+        try:
+            tables_service.table_abort(table_id=table.table_id, reason=STOPPED)
+        except shared.TableError as exc:
+            raise TournamentError("between_hands", f"{table}: {exc.message} Try again.") from None
+        _arm(t.pk)
+        _changed(t.pk)
+    return table
 
 
 # --- disqualification ------------------------------------------------------------------------
@@ -1126,8 +1202,16 @@ def _round_break_left(t: Tournament, now: datetime) -> float:
         return 0.0
     minutes = t.level_unit == Tournament.LevelUnit.MINUTES
     elapsed = breaks.clock_minutes(t, now) if minutes else float(t.round)
+    if not minutes:  # independent tables before the switch took their own breaks: not again
+        taken = TournamentTable.objects.filter(tournament=t).aggregate(m=Max("breaks_taken"))
+        t.breaks_taken = max(t.breaks_taken, taken["m"] or 0)
+    before = t.breaks_taken
     if breaks.event_break_tick(t, steps(t), elapsed, now):
         t.save(update_fields=["break_until", "break_seconds", "breaks_taken"])
+        if t.breaks_taken > before:
+            from tournaments import announce
+
+            announce.on_break(t, None)
     return breaks.event_break_left(t, now)
 
 
@@ -1172,6 +1256,9 @@ def _advance_single(t: Tournament, now: datetime) -> bool:
         t.notice = "The table was stopped by staff; the tournament has no result."
         t.finished_at = now
         t.save(update_fields=["status", "notice", "finished_at"])
+        from tournaments import announce
+
+        announce.cancelled(t)
         return True
     playoff = t.round > 1
     units = _competing_units(t, game)

@@ -17,7 +17,7 @@ from games.models import Game, Hand, Seat, Table
 from games.services import bot_turns
 from tests.e2e.axe_check import serious_violations
 from tests.e2e.test_table_play import on_server_side, sign_up
-from tests.tournaments.conftest import bot_players, enter, make_tournament
+from tests.tournaments.conftest import bot_players, drive, enter, make_tournament
 from tournaments import services
 from tournaments.models import Entry
 
@@ -82,3 +82,19 @@ def test_a_duplicate_rounds_results_wait_for_every_table_then_show_both_scores(
 
     page.goto(f"{base}/games/{game_id}/")
     assert page.get_by_role("heading", name="This deal is still being played").count() == 0
+
+    # Over (the bots disqualified), on a phone: six columns, and the page keeps its width.
+    on_server_side(lambda: end_by_disqualifying_the_bots(tournament_id))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{base}/tournaments/{tournament_id}/")
+    assert page.locator("#standings").get_by_role("columnheader", name="Trophies").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert serious_violations(page) == []  # the standings scroll, by keyboard too
+
+
+def end_by_disqualifying_the_bots(tournament_id: int) -> None:
+    for entry in Entry.objects.filter(tournament_id=tournament_id, user__is_bot=True):
+        if entry.is_in:
+            services.disqualify(tournament_id=tournament_id, user=entry.user)
+    t = drive(services.Tournament.objects.get(pk=tournament_id))  # the hands in play end
+    assert t.status == "finished"

@@ -5,11 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group
 from django.test import Client
+from django.utils import timezone
 
 from tests.conftest import make_player
 from tests.tournaments.conftest import bot_players, enter, make_tournament
@@ -151,11 +153,12 @@ def test_an_organizer_adds_an_entrant_and_disqualifies_them(organizer_client, al
     enter(t, [bob])
     act(organizer_client, "start", t)
     entry = Entry.objects.get(user=alice)
-    organizer_client.post(
-        "/admin/tournaments/entry/",
-        {"action": "disqualify", "_selected_action": [entry.pk]},
-        follow=True,
-    )
+    chosen = {"action": "disqualify", "_selected_action": [entry.pk]}
+    asked = organizer_client.post("/admin/tournaments/entry/", chosen).content.decode()
+    assert "Disqualify these players for good?" in asked and "Yes: Disqualify" in asked
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.PLAYING  # not before the organizer says yes
+    organizer_client.post("/admin/tournaments/entry/", {**chosen, "confirmed": "yes"})
     entry.refresh_from_db()
     assert entry.status == Entry.Status.DISQUALIFIED
     assert LogEntry.objects.filter(change_message=f"Disqualified {alice}").exists()
@@ -262,3 +265,110 @@ def test_the_results_csv_has_each_players_prize(organizer_client):
         Entry.objects.filter(tournament=t).values_list("user__display_name", "trophies")
     )
     assert trophies == expected and sum(trophies.values()) == 70
+
+
+# --- settings that cannot work: refused, and said beside the field ------------------------
+
+
+def beside(page: str, field: str) -> str:
+    """The text of the form row of ``field`` (where Django shows that field's errors)."""
+    start = page.index(f'field-{field}"')
+    return page[start : page.find('class="form-row', start + 1)]
+
+
+@pytest.mark.parametrize(
+    ("field", "overrides", "message"),
+    [
+        ("turn_seconds", {"turn_seconds": "0"}, "Turn time must be between 15 seconds"),
+        ("turn_seconds", {"turn_seconds": "99999"}, "Turn time must be between 15 seconds"),
+        ("max_entrants", {"min_entrants": "0", "max_entrants": "1"}, "could never start"),
+        ("seats_per_table", {"seats_per_table": "5"}, "Tables seat 2 to 4 players."),
+        ("starting_chips", {"starting_chips": "0"}, "Players need starting chips."),
+        ("min_entrants", {"min_entrants": "10", "max_entrants": "5"}, "above the maximum"),
+    ],
+)
+def test_settings_that_cannot_work_are_refused_beside_their_field(
+    organizer_client, field, overrides, message
+):
+    response = organizer_client.post(CHANGELIST + "add/", new_tournament_post(**overrides))
+    assert response.status_code == 200
+    assert message in beside(response.content.decode(), field)
+    assert not Tournament.objects.exists()
+
+
+def test_a_single_table_without_bots_needs_room_for_its_minimum(organizer_client):
+    post = new_tournament_post(format="stt", seats_per_table="3", min_entrants="4")
+    post.pop("bots_allowed")
+    response = organizer_client.post(CHANGELIST + "add/", post)
+    assert "takes at most 3 entrants and needs 4" in beside(
+        response.content.decode(), "max_entrants"
+    )
+
+
+@pytest.mark.parametrize("field", ["scheduled_start", "registration_closes_at"])
+def test_a_time_already_past_is_refused(organizer_client, field):
+    yesterday = timezone.localtime() - timedelta(days=1)
+    post = new_tournament_post(
+        **{f"{field}_0": yesterday.date().isoformat(), f"{field}_1": "20:00:00"}
+    )
+    response = organizer_client.post(CHANGELIST + "add/", post)
+    assert "That time has passed" in beside(response.content.decode(), field)
+    assert not Tournament.objects.exists()
+
+
+def test_a_past_time_already_saved_does_not_block_other_changes(organizer_client):
+    t = make_tournament(status=Tournament.Status.DRAFT)
+    past = timezone.localtime().replace(microsecond=0) - timedelta(hours=1)
+    Tournament.objects.filter(pk=t.pk).update(scheduled_start=past)
+    levels = list(t.levels.all())
+    post = new_tournament_post(
+        name="Renamed",
+        scheduled_start_0=past.date().isoformat(),
+        scheduled_start_1=past.time().isoformat(),
+        **{"levels-TOTAL_FORMS": str(len(levels)), "levels-INITIAL_FORMS": str(len(levels))},
+    )
+    for prefix in ("tables", "entries"):
+        post.update({f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"})
+    for i, lv in enumerate(levels):
+        post.update({f"levels-{i}-id": str(lv.pk), f"levels-{i}-tournament": str(t.pk)})
+        post.update({f"levels-{i}-{k}": str(getattr(lv, k)) for k in ("number", "pcr", "duration")})
+    response = organizer_client.post(f"{CHANGELIST}{t.pk}/change/", post)
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert t.name == "Renamed"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"break_every": "2"}, "A break after every 2 levels never comes"),
+        ({"late_registration_level": "2"}, "Late registration until level 2 ends would stay open"),
+    ],
+)
+def test_a_schedule_too_short_for_its_breaks_or_late_entries_is_refused(
+    organizer_client, overrides, message
+):
+    response = organizer_client.post(CHANGELIST + "add/", new_tournament_post(**overrides))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Tournament.objects.exists()
+    # one level more and both work
+    post = new_tournament_post(
+        **overrides,
+        **{"levels-TOTAL_FORMS": "3", "levels-2-number": "3"},
+        **{"levels-2-pcr": "8", "levels-2-duration": "5"},
+    )
+    assert organizer_client.post(CHANGELIST + "add/", post).status_code == 302
+
+
+def test_cancelling_from_the_list_asks_first(organizer_client):
+    """The list's bulk Cancel ran at once; the change page's button always asked."""
+    first, second = make_tournament(name="One"), make_tournament(name="Two")
+    asked = act(organizer_client, "cancel", first, second).content.decode()
+    assert "Cancel these tournaments for good?" in asked and "<li>One</li>" in asked
+    assert not Tournament.objects.filter(status=Tournament.Status.CANCELLED).exists()
+    organizer_client.post(
+        CHANGELIST,
+        {"action": "cancel", "_selected_action": [first.pk, second.pk], "confirmed": "yes"},
+    )
+    assert Tournament.objects.filter(status=Tournament.Status.CANCELLED).count() == 2

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -363,3 +364,179 @@ def test_editing_an_upcoming_tournament_shows_its_saved_house_rules(client):
     box = re.search(rf'<input[^>]*name="{option_field_name("boathouse")}"[^>]*>', page).group(0)
     other = re.search(rf'<input[^>]*name="{option_field_name("floating")}"[^>]*>', page).group(0)
     assert "checked" in box and "checked" not in other
+
+
+# --- adding a player by name -------------------------------------------------------------
+
+PLAYERS = "/admin/tournaments/entry/players/"
+
+
+def player_search(client: Client, term: str, field: str = "user", model: str = "entry"):
+    query = {"term": term, "app_label": "tournaments", "model_name": model, "field_name": field}
+    return client.get(PLAYERS, query)
+
+
+def test_an_organizer_finds_a_player_by_name_to_enter_them(client, alice):
+    """Django's own picker asks for the right to view accounts, which organizers lack: the
+    organizer could not pick anyone at all ("The results could not be loaded")."""
+    t = make_tournament()
+    page = client.get(f"/admin/tournaments/entry/add/?tournament={t.pk}").content.decode()
+    assert f'data-ajax--url="{PLAYERS}"' in page
+    response = player_search(client, "ali")
+    assert response.status_code == 200
+    assert response.json()["results"] == [{"id": str(alice.pk), "text": "Alice"}]
+    assert player_search(client, "example.com").json()["results"] == []  # names, not e-mails
+    response = client.post("/admin/tournaments/entry/add/", {"tournament": t.pk, "user": alice.pk})
+    assert response.status_code == 302 and response["Location"] == change_url(t)
+    assert Entry.objects.filter(tournament=t, user=alice).exists()
+
+
+def test_the_player_search_answers_for_the_entrant_field_only(client):
+    assert player_search(client, "a", field="created_by", model="tournament").status_code == 403
+    staff = Client()
+    staff.force_login(
+        make_player("sam", "Sam", is_staff=True),
+        backend="django.contrib.auth.backends.ModelBackend",
+    )
+    assert player_search(staff, "a").status_code == 403
+
+
+def test_the_tournaments_page_links_to_adding_a_player_while_entries_are_taken(client):
+    t = make_tournament()
+    assert (
+        f"/admin/tournaments/entry/add/?tournament={t.pk}"
+        in client.get(change_url(t)).content.decode()
+    )
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    assert "Add a player" not in client.get(change_url(t)).content.decode()
+
+
+def test_bots_can_be_added_late_while_late_registration_is_open(client):
+    from tournaments import services
+
+    t = make_tournament(seats_per_table=2, late_registration_level=2)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    assert "Add bots…" in client.get(change_url(t)).content.decode()
+    client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "2"})
+    assert Entry.objects.filter(tournament=t, late=True).count() == 2
+
+
+# --- stopping a table ----------------------------------------------------------------------
+
+
+def test_an_organizer_stops_a_broken_table_and_its_players_play_on_elsewhere(client):
+    """Stopping a table was only in the games admin, which organizers cannot see."""
+    from games.models import Table
+    from tournaments import services
+    from tournaments.models import TournamentTable
+
+    t = make_tournament(seats_per_table=2)
+    enter(t, bot_players(4))
+    services.start(tournament_id=t.pk)
+    first = TournamentTable.objects.filter(tournament=t).first()
+    stop = f"{CHANGELIST}{t.pk}/stop/{first.pk}/"
+    assert stop in client.get(change_url(t)).content.decode()
+    assert "no chips move" in client.get(stop).content.decode()  # a confirmation first
+    client.post(stop)
+    assert Table.objects.get(pk=first.table_id).status == Table.Status.ABORTED
+    assert LogEntry.objects.filter(change_message="Stopped Table 1").exists()
+    services.advance(tournament_id=t.pk)
+    first.refresh_from_db()
+    assert first.status == TournamentTable.Status.BROKEN
+    assert stop not in client.get(change_url(t)).content.decode()
+    page = client.get(stop, follow=True).content.decode()
+    assert "that no longer applies" in page
+
+
+def test_stopping_a_single_tables_only_table_cancels_it(client):
+    from tournaments import services
+    from tournaments.models import TournamentTable
+
+    t = make_tournament(format=Tournament.Format.QUICK, seats_per_table=2, hands=2)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    only = TournamentTable.objects.get(tournament=t)
+    stop = f"{CHANGELIST}{t.pk}/stop/{only.pk}/"
+    assert "is cancelled with no result" in client.get(stop).content.decode()
+    client.post(stop)
+    services.advance(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
+
+
+def test_staff_outside_the_organizer_group_cannot_stop_a_table(db):
+    from tournaments import services
+    from tournaments.models import TournamentTable
+
+    t = make_tournament(seats_per_table=2)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    only = TournamentTable.objects.get(tournament=t)
+    staff = Client()
+    staff.force_login(
+        make_player("sam", "Sam", is_staff=True),
+        backend="django.contrib.auth.backends.ModelBackend",
+    )
+    assert staff.post(f"{CHANGELIST}{t.pk}/stop/{only.pk}/").status_code == 403
+    only.refresh_from_db()
+    assert only.status == TournamentTable.Status.OPEN
+
+
+def test_a_running_tournaments_page_shows_its_state_first_and_folds_the_settings(client):
+    from tournaments import services
+
+    t = make_tournament(seats_per_table=2)
+    enter(t, bot_players(2))
+    page = client.get(change_url(t)).content.decode()
+    assert page.index("House rules") < page.index("Multi-table flow")
+    assert "<details" not in page  # before the start every setting is open to change
+    services.start(tournament_id=t.pk)
+    page = client.get(change_url(t)).content.decode()
+    assert page.index("Running state") < page.index("House rules")
+    assert page.count("<details") >= 6  # house rules, format, ..., multi-table flow
+
+
+def test_disqualifying_tells_the_organizer_the_chips_go_back_to_the_bank(client, alice):
+    """As they do (a dq ledger row with no payee): the page said they went to the table."""
+    t = make_tournament()
+    enter(t, [alice, *bot_players(3)])
+    client.post(action_url(t, "start"))
+    entry = Entry.objects.get(tournament=t, user=alice)
+    question = client.get(f"{CHANGELIST}{t.pk}/disqualify/{entry.pk}/").content.decode()
+    assert "their chips go back to the bank" in question and "at their table" not in question
+    entries = client.get("/admin/tournaments/entry/").content.decode()
+    assert "chips go back to the bank" in entries and "chips go to their table" not in entries
+
+
+def test_the_form_says_the_turn_times_limits_and_what_the_entrant_counts_do(client):
+    page = client.get(f"{CHANGELIST}add/").content.decode()
+    assert "15 to 300" in beside_field(page, "turn_seconds")
+    assert "cancels it" in beside_field(page, "min_entrants")
+    assert "Registration closes to newcomers" in beside_field(page, "max_entrants")
+
+
+def beside_field(page: str, field: str) -> str:
+    start = page.index(f'field-{field}"')
+    return page[start : page.find('class="form-row', start + 1)]
+
+
+def test_the_ledger_names_who_paid_whom_and_the_bank(client, alice):
+    """It read "alice in 12" for a player and "-" for the bank."""
+    from tournaments import services
+
+    t = make_tournament()
+    enter(t, [alice, *bot_players(1)])
+    services.start(tournament_id=t.pk)
+    page = client.get(f"/admin/tournaments/chipledger/?tournament__id__exact={t.pk}")
+    cells = re.findall(r'<td class="field-paid_(?:by|to)">([^<]*)</td>', page.content.decode())
+    assert cells[:2] == ["bank", "Alice"] or cells[:2] == ["bank", "Bot 0"]
+    assert not any(" in " in c for c in cells)
+
+
+def test_the_list_shows_the_scheduled_start_before_the_less_urgent_columns(client):
+    """At 1280 px the start, level and PCR were scrolled out of sight behind empty columns."""
+    make_tournament(name="Soon cup", scheduled_start=timezone.now() + timedelta(days=1))
+    page = client.get(CHANGELIST).content.decode()
+    assert page.index("column-scheduled_start") < page.index("column-preset")
+    assert "column-created_at" not in page and "column-level_and_pcr" in page

@@ -121,3 +121,52 @@ def test_the_players_of_a_table_starting_its_break_are_told_once(db, alice):
     assert [(n.kind, n.text) for n in told] == [("break", f"{t.name}: break for 5 minutes.")]
     assert told.get().url == f"/tournaments/{t.pk}/lobby/"
     assert Notice.objects.count() == 1  # the bots at the table are told nothing
+
+
+def test_hand_for_hand_breaks_tell_the_people_playing(db, alice):
+    from accounts.models import Notice
+    from games.models import Seat
+
+    t = make_tournament(
+        seats_per_table=2,
+        starting_chips=100_000,
+        levels=ONE_HAND_LEVELS,
+        hand_for_hand=True,
+        break_every=1,
+        break_minutes=5,
+    )
+    enter(t, [alice, *bot_players(3)])
+    services.start(tournament_id=t.pk, rng=random.Random(2))
+    Seat.objects.filter(user=alice).update(autoplay=True)  # a bot plays her turns
+    _finish_the_round(t)
+    services.advance(tournament_id=t.pk, now=timezone.now())
+    t.refresh_from_db()
+    assert t.break_until is not None
+    told = Notice.objects.filter(user=alice, kind="break")
+    assert [n.text for n in told] == [f"{t.name}: break for 5 minutes."]
+
+
+def test_switching_to_hand_for_hand_owes_no_break_the_tables_already_took(db):
+    """Levels by hands: each independent table took its own break after level 1; the
+    hand-for-hand rounds that follow count the event's breaks from there, not from zero
+    (which gave every player a second break, back to back with the first)."""
+    t = make_tournament(
+        seats_per_table=2,
+        starting_chips=100_000,
+        levels=ONE_HAND_LEVELS,
+        break_every=1,
+        break_minutes=5,
+    )
+    enter(t, bot_players(4))
+    services.start(tournament_id=t.pk, rng=random.Random(2))
+    _finish_the_round(t)
+    now = timezone.now()
+    services.advance(tournament_id=t.pk, now=now)
+    tables = TournamentTable.objects.filter(tournament=t)
+    assert [tt.breaks_taken for tt in tables] == [1, 1]  # each its own, after its hand
+    Tournament.objects.filter(pk=t.pk).update(hand_for_hand_tables=2)  # from here on
+    after = now + timedelta(minutes=5, seconds=1)
+    services.advance(tournament_id=t.pk, now=after)  # the switch, at the break's end
+    services.advance(tournament_id=t.pk, now=after)  # the first hand-for-hand round
+    t.refresh_from_db()
+    assert t.lock_step and t.break_until is None and t.round == 2

@@ -65,6 +65,14 @@ def test_late_registration_is_offered_and_a_waiting_entrant_is_shown_waiting(db)
     assert "Waiting for a seat" in page
 
 
+def five_levels() -> dict[str, str]:
+    post = {"levels-TOTAL_FORMS": "5"}
+    for i in range(5):
+        post |= {f"levels-{i}-number": str(i + 1), f"levels-{i}-pcr": str(2 * (i + 1))}
+        post[f"levels-{i}-duration"] = "5"
+    return post
+
+
 def test_the_admin_saves_the_flow_settings(db):
     from tests.tournaments.test_admin import staff_client
 
@@ -77,6 +85,7 @@ def test_the_admin_saves_the_flow_settings(db):
             break_every="3",
             break_minutes="7",
             late_registration_level="4",
+            **five_levels(),  # a break after every 3 levels, entries until level 4: 5 levels
         ),
     )
     assert response.status_code == 302, response.content.decode()[:2000]

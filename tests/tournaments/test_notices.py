@@ -253,3 +253,56 @@ def test_one_bad_notice_in_a_batch_refuses_the_batch(db, alice, bob):
             tournament_id=1,
         )
     assert not Notice.objects.exists()
+
+
+def test_a_late_entrant_is_told_the_table_they_will_sit_at(db, alice):
+    t = make_tournament(name="Winter cup", seats_per_table=3, late_registration_level=2)
+    enter(t, bot_players(4))  # two tables of two: room at both
+    services.start(tournament_id=t.pk, rng=random.Random(3))
+    services.register(tournament_id=t.pk, user=alice)
+    entry = Entry.objects.select_related("table").get(tournament=t, user=alice)
+    [notice] = Notice.objects.filter(user=alice)
+    assert notice.kind == "seated"
+    assert notice.text == f"Winter cup: you are seated at table {entry.table.number}."
+    assert notice.url == reverse("table_detail", args=[entry.table.table_id])
+
+
+def test_a_late_entrant_who_waited_is_seated_not_moved_when_a_seat_frees(db, alice, bob):
+    t = make_tournament(name="Winter cup", seats_per_table=2, late_registration_level=2)
+    enter(t, bot_players(4))  # two full tables of two
+    services.start(tournament_id=t.pk, rng=random.Random(3))
+    services.register(tournament_id=t.pk, user=alice)
+    waited = Entry.objects.get(tournament=t, user=alice)
+    assert waited.table is None and not Notice.objects.filter(user=alice).exists()
+    table = TournamentTable.objects.filter(tournament=t).first()
+    Entry.objects.filter(pk=waited.pk).update(table=table)  # a seat freed at a boundary
+    moved_player = Entry.objects.filter(tournament=t, user__is_bot=True).first()
+    Entry.objects.filter(pk=moved_player.pk).update(user=bob)  # a person already seated
+    announce.moved_at_boundary(t, [waited.pk, moved_player.pk], live=True)
+    assert (
+        Notice.objects.get(user=alice).text
+        == f"Winter cup: you are seated at table {table.number}."
+    )
+    assert "you were moved to" in Notice.objects.get(user=bob).text
+
+
+def test_registered_players_are_told_when_the_organizer_cancels(db, alice):
+    t = make_tournament(name="Winter cup")
+    services.register(tournament_id=t.pk, user=alice)
+    enter(t, bot_players(1))
+    services.cancel(tournament_id=t.pk, notice="Cancelled by the organizer.")
+    [notice] = Notice.objects.all()  # the bot is told nothing
+    assert (notice.user, notice.kind) == (alice, "cancelled")
+    assert notice.text == "Winter cup is cancelled. Cancelled by the organizer."
+    assert notice.url == reverse("tournaments:detail", args=[t.pk])
+
+
+def test_a_single_tables_players_are_told_when_its_stopped_table_cancels_it(db, alice):
+    t = make_tournament(format=Tournament.Format.STT, seats_per_table=2, min_entrants=1)
+    services.register(tournament_id=t.pk, user=alice)
+    services.start(tournament_id=t.pk)
+    only = TournamentTable.objects.get(tournament=t)
+    services.table_stop(tournament_id=t.pk, table_id=only.pk)
+    services.advance(tournament_id=t.pk)
+    notice = Notice.objects.get(user=alice, kind="cancelled")
+    assert notice.text.startswith(f"{t.name} is cancelled. The table was stopped")

@@ -120,3 +120,52 @@ def test_the_sweeper_cancels_a_tournament_below_the_minimum_with_a_notice(alice)
     t.refresh_from_db()
     assert t.status == Tournament.Status.CANCELLED
     assert "1 entered" in t.notice
+
+
+# --- the organizer opens registration by hand --------------------------------------------
+
+
+def test_opening_by_hand_before_the_window_lets_players_register_now(alice):
+    """The page said "Registration open" and the Register button refused: not opened yet."""
+    t = make_tournament(
+        status=Tournament.Status.DRAFT, registration_opens_at=timezone.now() + timedelta(hours=1)
+    )
+    services.registration_open(tournament_id=t.pk, by_hand=True)
+    services.register(tournament_id=t.pk, user=alice)
+    t.refresh_from_db()
+    assert t.registration_opens_at <= timezone.now()
+
+
+def test_reopening_by_hand_after_the_window_stays_open(alice):
+    """The sweeper closed it again at once, the window's close being past."""
+    t = make_tournament(
+        status=Tournament.Status.CLOSED,
+        registration_closes_at=timezone.now() - timedelta(minutes=5),
+    )
+    services.registration_open(tournament_id=t.pk, by_hand=True)
+    services.sweep()
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION and t.registration_closes_at is None
+    services.register(tournament_id=t.pk, user=alice)
+
+
+def test_opening_by_hand_after_the_scheduled_start_is_refused_with_the_reason(db):
+    """The sweeper cancelled it the moment it opened (nobody entered by its start)."""
+    t = make_tournament(
+        status=Tournament.Status.DRAFT, scheduled_start=timezone.now() - timedelta(minutes=1)
+    )
+    with pytest.raises(TournamentError, match="scheduled start has passed"):
+        services.registration_open(tournament_id=t.pk, by_hand=True)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.DRAFT
+
+
+def test_the_sweeper_opens_at_the_window_as_before(db):
+    t = make_tournament(
+        status=Tournament.Status.DRAFT,
+        registration_opens_at=timezone.now() - timedelta(minutes=1),
+        registration_closes_at=timezone.now() + timedelta(hours=1),
+    )
+    services.sweep()
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION and t.registration_closes_at is not None
