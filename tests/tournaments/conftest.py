@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -46,8 +47,15 @@ def enter(t: Tournament, users) -> None:
         services.entrant_add(tournament_id=t.pk, user=user)
 
 
-def drive(t: Tournament, *, max_steps: int = 50_000, seed: int = 1) -> Tournament:
-    """Play every bot move at the tournament's tables and advance it until it is over.
+def drive(
+    t: Tournament,
+    *,
+    max_steps: int = 50_000,
+    seed: int = 1,
+    until: Callable[[], bool] | None = None,
+) -> Tournament:
+    """Play every bot move at the tournament's tables and advance it until it is over
+    (or until ``until()`` holds, checked before every step).
 
     The same calls the Celery tasks make (bot turns, then ``advance`` once a hand ends: it
     deals the next one or settles), run one after another in this thread, with no delays.
@@ -56,7 +64,7 @@ def drive(t: Tournament, *, max_steps: int = 50_000, seed: int = 1) -> Tournamen
     idle = 0
     for _ in range(max_steps):
         t.refresh_from_db()
-        if t.status != Tournament.Status.RUNNING:
+        if t.status != Tournament.Status.RUNNING or (until is not None and until()):
             return t
         live = TournamentTable.objects.filter(
             tournament=t, status=TournamentTable.Status.OPEN, table__isnull=False
