@@ -725,17 +725,16 @@ def _seating_from_the_dealers_left(
     The last dealer (whoever dealt the table's last settled hand) comes last if still there;
     if they left, the deal still goes to the first player left of their seat.
     """
-    dealer_seat = {
-        pk: seat
-        for pk, seat in Entry.objects.filter(
-            pk__in=[tt.dealer_id for tt in open_tables.values() if tt.dealer_id]
-        ).values_list("pk", "seat")
-    }
+    by_id = {e.pk: e for e in playing}
+    dealers = [tt.dealer_id for tt in open_tables.values() if tt.dealer_id]
+    dealer_seat = {pk: by_id[pk].seat for pk in dealers if pk in by_id}
+    gone = [pk for pk in dealers if pk not in by_id]  # out, or moved on: ask the database
+    if gone:
+        dealer_seat.update(Entry.objects.filter(pk__in=gone).values_list("pk", "seat"))
     seating: dict[int, list[int]] = {pk: [] for pk in open_tables}
     for e in playing:
         if e.table_id in seating:
             seating[e.table_id].append(e.pk)
-    by_id = {e.pk: e for e in playing}
     for pk, members in seating.items():
         last = dealer_seat.get(open_tables[pk].dealer_id, -1)  # type: ignore[arg-type]
         if last is None:  # the last dealer has left their seat (independent tables)
@@ -1135,7 +1134,7 @@ def _pause_left(t: Tournament, now: datetime) -> float:
 
     live = TournamentTable.objects.filter(tournament=t, round=t.round, table__isnull=False)
     tables = live.values_list("table_id", flat=True)
-    return max((clock.table_pause_left(pk, now) for pk in tables), default=0.0)
+    return max(clock.tables_pause_left(list(tables), now).values(), default=0.0)
 
 
 def _played(t: Tournament, table: TournamentTable, game: Game, hand: Hand) -> list[Played]:
