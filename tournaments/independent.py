@@ -27,7 +27,7 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from django.db.models import Count, F, OuterRef, Q, Subquery, Value
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -294,13 +294,9 @@ PLAN_FIELDS = ("id", "tournament_id", "user_id", "table_id", "seat", "registered
 """What the plan reads of an entry (the users are read for the tables dealt only)."""
 
 
-def _not_free_sizes(
-    t: Tournament, free: Sequence[int], limit: int
-) -> tuple[dict[int, int], dict[int, int]]:
-    """The open tables other than ``free``: the ``limit`` shortest as {id: players} (by
-    players, then id: ``boundary_plan``'s order), and how many others have each size.
-
-    Two queries; the database counts each table's players (seated and joining)."""
+def with_sizes(tables: QuerySet[TournamentTable]) -> QuerySet[TournamentTable]:
+    """``tables`` with ``size``: their players still in, seated or joining (counted by the
+    database, table by table, so nobody's row comes back)."""
     players = (
         Entry.objects.filter(table=OuterRef("pk"), status=Entry.Status.PLAYING)
         .order_by()
@@ -308,10 +304,18 @@ def _not_free_sizes(
         .annotate(n=Count("pk"))
         .values("n")
     )
-    others = (
-        TournamentTable.objects.filter(tournament=t, status=Open)
-        .exclude(pk__in=list(free))
-        .annotate(size=Coalesce(Subquery(players), Value(0)))
+    return tables.annotate(size=Coalesce(Subquery(players), Value(0)))
+
+
+def _not_free_sizes(
+    t: Tournament, free: Sequence[int], limit: int
+) -> tuple[dict[int, int], dict[int, int]]:
+    """The open tables other than ``free``: the ``limit`` shortest as {id: players} (by
+    players, then id: ``boundary_plan``'s order), and how many others have each size.
+
+    Two queries, each row a table or a size."""
+    others = with_sizes(
+        TournamentTable.objects.filter(tournament=t, status=Open).exclude(pk__in=list(free))
     )
     nearest = dict(others.order_by("size", "pk").values_list("pk", "size")[:limit]) if limit else {}
     farther = dict(

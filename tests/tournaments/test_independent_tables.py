@@ -272,3 +272,32 @@ def test_a_boundary_reads_as_much_with_fifteen_tables_as_with_five(db):
     small, large = boundary_reads(20), boundary_reads(60)
     assert len(small) == len(large) <= 12, large
     assert [rows for _sql, rows in small] == [rows for _sql, rows in large], large
+
+
+def live_hand_end_queries(players: int) -> int:
+    """Queries of ``advance`` when one live table's hand has ended (settle it, deal again)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Game, Table
+    from games.services import bot_turns
+
+    t = make_tournament(seats_per_table=4, starting_chips=1_000_000)
+    enter(t, bot_players(players, f"live{players}x"))
+    services.start(tournament_id=t.pk, rng=random.Random(3))
+    first = TournamentTable.objects.filter(tournament=t).order_by("number").first()
+    rng = random.Random(5)
+    while Game.objects.filter(table_id=first.table_id, status="playing").exists():
+        version = Table.objects.get(pk=first.table_id).version
+        assert bot_turns.play_one(first.table_id, version, rng=rng)
+    with CaptureQueriesContext(connection) as queries:
+        assert services.advance(tournament_id=t.pk)
+    first.refresh_from_db()
+    assert (first.round, first.settled_round) == (2, 1)  # settled and dealt again
+    return len(queries)
+
+
+def test_a_live_hand_end_costs_as_many_queries_with_fifteen_tables_as_with_five(db):
+    """``advance`` holds the tournament's lock: it finds the tables whose hand ended and the
+    pauses of those between hands in a few queries, not one or two per table."""
+    assert live_hand_end_queries(20) == live_hand_end_queries(60)
