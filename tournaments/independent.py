@@ -373,18 +373,28 @@ def _rebalance_and_deal(
         made = services._new_table(t, number, max(2, len(plan.seating[key])), live=live)
         by_table[key] = made
     by_id = {e.pk: e for e in (*seated_here, *unseated)}
-    before = {pk: (e.table_id, e.seat) for pk, e in by_id.items()}
+    before = {pk: e.table_id for pk, e in by_id.items()}
     for key, members in plan.joining.items():  # tables in play: they sit down at its end
+        Entry.objects.filter(pk__in=members).update(table_id=key, seat=None)
         for pk in members:
-            by_id[pk].table_id, by_id[pk].seat = key, None
-    for pk in plan.waiting:
-        by_id[pk].table_id, by_id[pk].seat = None, None
+            by_id[pk].table_id = key
+    if plan.waiting:
+        Entry.objects.filter(pk__in=plan.waiting).update(table=None, seat=None)
+    moved_in: list[Entry] = []
+    reseated: list[Entry] = []
     for key, members in plan.seating.items():
+        table = by_table[key]
         for seat, pk in enumerate(members):
-            by_id[pk].table_id, by_id[pk].seat = by_table[key].pk, seat
-    changed = [e for pk, e in by_id.items() if (e.table_id, e.seat) != before[pk]]
-    if changed:  # one UPDATE: a boundary changes a few players (a CASE per column)
-        Entry.objects.bulk_update(changed, ["table", "seat"])
+            e = by_id[pk]
+            if e.table_id != table.pk:
+                e.table_id = table.pk
+                moved_in.append(e)
+            if e.seat != seat:
+                e.seat = seat
+                reseated.append(e)
+    # One UPDATE per table and per seat number: plain UPDATEs cost a third of bulk_update's
+    # CASE expressions for the few players a boundary reseats.
+    services._write_seats(moved_in, reseated)
     dealt: list[TournamentTable] = []
     for key, members in plan.seating.items():
         if len(members) < minimum:
@@ -400,7 +410,7 @@ def _rebalance_and_deal(
         if best.level > t.level:
             t.level, t.pcr = best.level, best.pcr
         t.save(update_fields=["round", "level", "pcr"])
-    moved = [pk for pk, e in by_id.items() if e.table_id and e.table_id != before[pk][0]]
+    moved = [pk for pk, e in by_id.items() if e.table_id and e.table_id != before[pk]]
     if moved:
         announce.moved_at_boundary(t, moved, live=live)
     return dealt
