@@ -27,6 +27,7 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -313,14 +314,30 @@ def _not_free_sizes(
     """The open tables other than ``free``: the ``limit`` shortest as {id: players} (by
     players, then id: ``boundary_plan``'s order), and how many others have each size.
 
-    Two queries, each row a table or a size."""
-    others = with_sizes(
-        TournamentTable.objects.filter(tournament=t, status=Open).exclude(pk__in=list(free))
+    One statement, each row a table or a size; the database counts each table's players
+    (seated and joining) once. Written out because it runs at every boundary under the
+    tournament's lock, where the ORM's version (two queries with a correlated count) cost
+    more to build in Python than to run."""
+    quote = connection.ops.quote_name
+    tables, entries = quote(TournamentTable._meta.db_table), quote(Entry._meta.db_table)
+    skip = f" AND t.id NOT IN ({', '.join(['%s'] * len(free))})" if free else ""
+    sql = (
+        f"WITH sizes AS (SELECT t.id AS id, COUNT(e.id) AS size FROM {tables} t "
+        f"LEFT JOIN {entries} e ON e.table_id = t.id AND e.status = %s "
+        f"WHERE t.tournament_id = %s AND t.status = %s{skip} GROUP BY t.id) "
+        "SELECT 0, id, size FROM (SELECT id, size FROM sizes ORDER BY size, id LIMIT %s) n "
+        "UNION ALL SELECT 1, COUNT(*), size FROM sizes GROUP BY size"
     )
-    nearest = dict(others.order_by("size", "pk").values_list("pk", "size")[:limit]) if limit else {}
-    farther = dict(
-        others.order_by().values("size").annotate(n=Count("pk")).values_list("size", "n")
-    )
+    params = [Entry.Status.PLAYING.value, t.pk, Open.value, *free, limit]
+    nearest: dict[int, int] = {}
+    farther: dict[int, int] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for kind, value, size in cursor.fetchall():
+            if kind == 0:
+                nearest[value] = size
+            else:
+                farther[size] = value
     for size in nearest.values():
         farther[size] -= 1
     return nearest, farther
@@ -392,9 +409,7 @@ def _rebalance_and_deal(
             if e.seat != seat:
                 e.seat = seat
                 reseated.append(e)
-    # One UPDATE per table and per seat number: plain UPDATEs cost a third of bulk_update's
-    # CASE expressions for the few players a boundary reseats.
-    services._write_seats(moved_in, reseated)
+    services._write_seats(moved_in, reseated)  # one statement
     dealt: list[TournamentTable] = []
     for key, members in plan.seating.items():
         if len(members) < minimum:

@@ -744,20 +744,26 @@ def _seating_from_the_dealers_left(
 
 
 def _write_seats(moved: list[Entry], reseated: list[Entry]) -> None:
-    """Save new tables and seats with one UPDATE per destination table and one per seat number.
+    """Save the new tables and seats of these entries in one statement (PostgreSQL and SQLite
+    3.33+ alike, as ``_write_chips``).
 
-    Cheaper than bulk_update's per-row CASE expressions when a broken table moves many.
+    Cheaper than bulk_update's per-row CASE expressions (about 0.4 ms of Python a row) and
+    than one UPDATE per table and seat number (each built by the ORM: a hand boundary, where
+    everyone at the table moves one seat on, sent four or five).
     """
-    by_table: dict[int, list[int]] = {}
-    by_seat: dict[int, list[int]] = {}
-    for e in moved:
-        by_table.setdefault(e.table_id, []).append(e.pk)  # type: ignore[arg-type]
-    for e in reseated:
-        by_seat.setdefault(e.seat, []).append(e.pk)  # type: ignore[arg-type]
-    for table_id, ids in by_table.items():
-        Entry.objects.filter(pk__in=ids).update(table_id=table_id)
-    for seat, ids in by_seat.items():
-        Entry.objects.filter(pk__in=ids).update(seat=seat)
+    changed = list({e.pk: e for e in (*moved, *reseated)}.values())
+    if len(changed) < 2:
+        for e in changed:
+            Entry.objects.filter(pk=e.pk).update(table_id=e.table_id, seat=e.seat)
+        return
+    table = connection.ops.quote_name(Entry._meta.db_table)
+    rows = ", ".join(["(%s, %s, %s)"] * len(changed))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET table_id = v.column2, seat = v.column3 "
+            f"FROM (VALUES {rows}) AS v WHERE {table}.id = v.column1",
+            [value for e in changed for value in (e.pk, e.table_id, e.seat)],
+        )
 
 
 def _autoplay_users(t: Tournament, playing: list[Entry]) -> frozenset[int]:
