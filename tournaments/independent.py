@@ -16,6 +16,11 @@ the prize bubble: once due, no table deals again until every table is between ha
 tables are put on one round number and the lock-step flow of ``services`` (``round_start`` /
 ``hand_settle`` / ``round_finish``) takes over for the rest of the event.
 
+A boundary runs under the tournament's row lock once per table per hand, so it reads only what
+it involves: the tables between hands, the players of the free ones and of no table, and the
+sizes of the shortest tables in play with a count per size of the others (``boundaries``);
+nothing it reads grows with the field (docs/performance-tournaments.md).
+
 The same calls drive live tables (``advance``, from ``services.advance``) and the headless
 simulation (``settle`` and ``boundaries(live=False)``, with a virtual clock).
 """
