@@ -19,11 +19,16 @@ The rules, applied in this order (docs/tournaments.md, "Independent tables"):
    have room; otherwise it waits for players (it is "short").
 Seat order at a free table: its players from the left of the last dealer (the first deals),
 then those joining, in the order they were sent.
+
+Tables in play need not be listed one by one: only their sizes count, and only the shortest
+can receive a player. ``busy`` gives the shortest by size, ``farther`` the others as a
+count per size (see ``plan``), so a boundary reads the free tables, the players waiting and a
+few short tables, whatever the size of the field.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tournaments import balancing
@@ -52,23 +57,58 @@ class BoundaryPlan:
     """Each player who changed table (source 0: had no seat; target < 0: a new table)."""
 
 
+def movable(tables: Sequence[TableNow], waiting: Sequence[int]) -> int:
+    """How many players a plan may send to tables in play, at most: those waiting and those of
+    the free tables (a player sent to a table in play stays there). So the ``movable``
+    shortest tables in play are all the targets a plan can need among them."""
+    return len(waiting) + sum(len(t.players) + len(t.joining) for t in tables if t.free)
+
+
 def plan(
     tables: Sequence[TableNow],
     waiting: Sequence[int],
     seats: int,
     minimum: int = balancing.MIN_SEATS,
     maximum: int = 8,
+    *,
+    busy: Mapping[int, int] | None = None,
+    farther: Mapping[int, int] | None = None,
 ) -> BoundaryPlan:
-    """What to change at the free tables (see the module's rules)."""
+    """What to change at the free tables (see the module's rules).
+
+    Tables in play may come as sizes instead of ``TableNow``: ``busy`` maps a table's id to
+    its players (seated and joining), ``farther`` maps a size to how many more tables in
+    play have it. Those ``farther`` are never a target, so the caller gives, in ``tables`` and
+    ``busy``, the shortest tables in play by (size, id), at least ``movable`` of them (or
+    all): whoever is sent to a table in play stays there, so no more of them can be reached.
+    The plan is then the one the whole field would give.
+    """
+    busy, farther = busy or {}, {k: n for k, n in (farther or {}).items() if n}
     everyone = [p for t in tables for p in (*t.players, *t.joining)] + list(waiting)
     if len(set(everyone)) != len(everyone):
         raise balancing.BalancingError("A player is seated at two tables.")
-    count = balancing.table_count(len(everyone), seats, minimum, maximum)
-    sizes = balancing.target_sizes(len(everyone), count)
+    listed_in_play = sum(1 for t in tables if not t.free) + len(busy)
+    if farther and listed_in_play < movable(tables, waiting):
+        raise balancing.BalancingError("Too few tables in play listed for the players moving.")
+    players = len(everyone) + sum(busy.values()) + sum(k * n for k, n in farther.items())
+    count = balancing.table_count(players, seats, minimum, maximum)
+    sizes = balancing.target_sizes(players, count)
     cap = max(sizes, default=seats)
     out = BoundaryPlan()
     size: dict[int, int] = {t.id: len(t.players) + len(t.joining) for t in tables}
     free: dict[int, bool] = {t.id: t.free for t in tables}
+    for k, n in busy.items():
+        size[k], free[k] = n, False
+    others = sum(farther.values())  # tables in play never a target: counted, not listed
+    least_other = min(farther, default=None)
+    room_other = sum((cap - k) * n for k, n in farther.items() if k < cap)
+
+    def tables_now() -> int:
+        return len(size) + others
+
+    def least() -> int:
+        return min([*size.values(), *([least_other] if least_other is not None else [])])
+
     for t in tables:
         if t.free:
             out.seating[t.id] = [*t.players, *t.joining]
@@ -91,9 +131,9 @@ def plan(
 
     # 1. break free tables while there are too many (the shortest only)
     for t in sorted((t for t in tables if t.free), key=lambda t: (size[t.id], -t.id)):
-        if len(size) <= max(count, 1):
+        if tables_now() <= max(count, 1):
             break
-        if size[t.id] > min(size.values()) and size[t.id] >= minimum:
+        if size[t.id] > least() and size[t.id] >= minimum:
             break
         out.broken.append(t.id)
         pool += [(p, t.id) for p in out.seating.pop(t.id)]
@@ -106,7 +146,7 @@ def plan(
         player, source = pool.pop(0)
         send(player, source, target)
     new = 0
-    while len(pool) >= minimum and len(size) < count:
+    while len(pool) >= minimum and tables_now() < count:
         new -= 1
         size[new], free[new] = 0, True
         out.seating[new] = []
@@ -128,8 +168,8 @@ def plan(
         send(player, big, small)
     # 4. a free table below the minimum empties into the others if they have room
     for k in [k for k in out.seating if size[k] < minimum]:
-        room = sum(cap - size[o] for o in size if o != k and size[o] < cap)
-        if len(size) < 2 or room < size[k]:
+        room = sum(cap - size[o] for o in size if o != k and size[o] < cap) + room_other
+        if tables_now() < 2 or room < size[k]:
             continue
         players = out.seating.pop(k)
         del size[k]

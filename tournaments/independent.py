@@ -16,6 +16,11 @@ the prize bubble: once due, no table deals again until every table is between ha
 tables are put on one round number and the lock-step flow of ``services`` (``round_start`` /
 ``hand_settle`` / ``round_finish``) takes over for the rest of the event.
 
+A boundary runs under the tournament's row lock once per table per hand, so it reads only what
+it involves: the tables between hands, the players of the free ones and of no table, and the
+sizes of the shortest tables in play with a count per size of the others (``boundaries``);
+nothing it reads grows with the field (docs/performance-tournaments.md).
+
 The same calls drive live tables (``advance``, from ``services.advance``) and the headless
 simulation (``settle`` and ``boundaries(live=False)``, with a virtual clock).
 """
@@ -27,6 +32,9 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from django.db import connection
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.models import Game, Hand, Seat
@@ -133,8 +141,6 @@ def end_if_over(t: Tournament, now: datetime) -> bool:
 
 
 def _in_play(t: Tournament):  # type: ignore[no-untyped-def]
-    from django.db.models import F
-
     return TournamentTable.objects.filter(tournament=t, status=Open, round__gt=F("settled_round"))
 
 
@@ -147,7 +153,7 @@ def advance(t: Tournament, now: datetime) -> bool:
 
     changed = False
     finished: list[tuple[datetime, TournamentTable, Game, Hand]] = []
-    for table in _in_play(t).filter(table__isnull=False):
+    for table in _hands_over(t):
         game = Game.objects.filter(table_id=table.table_id).order_by("-number").first()
         if game is None or game.status == Game.Status.PLAYING:
             continue
@@ -177,12 +183,32 @@ def advance(t: Tournament, now: datetime) -> bool:
     return changed or bool(dealt)
 
 
-def _live_pause_left(table: TournamentTable, now: datetime) -> float:
+def _hands_over(t: Tournament):  # type: ignore[no-untyped-def]
+    """Live tables in play whose latest game is no longer being played (or have none): one
+    query, so the tournament's lock is not held for a look at every table in play."""
+    latest = Game.objects.filter(table_id=OuterRef("table_id")).order_by("-number")
+    return (
+        _in_play(t)
+        .filter(table__isnull=False)
+        .annotate(game_status=Subquery(latest.values("status")[:1]))
+        .filter(Q(game_status__isnull=True) | ~Q(game_status=Game.Status.PLAYING))
+    )
+
+
+def _pauses(
+    tables: Sequence[TournamentTable],
+    now: datetime,
+    pause_left: Callable[[TournamentTable, datetime], float] | None,
+) -> dict[int, float]:
+    """Each table's between-hands pause still to run (live: ``games.services.clock``, asked
+    for all the tables at once)."""
+    if pause_left is not None:
+        return {tt.pk: pause_left(tt, now) for tt in tables}
     from games.services import clock
 
-    if table.table_id is None:
-        return 0.0
-    return clock.table_pause_left(table.table_id, now)
+    ids = [tt.table_id for tt in tables if tt.table_id is not None]
+    left = clock.tables_pause_left(ids, now) if ids else {}
+    return {tt.pk: left.get(tt.table_id, 0.0) for tt in tables}  # type: ignore[arg-type]
 
 
 # --- between hands ---------------------------------------------------------------------------
@@ -202,10 +228,15 @@ def boundaries(
     next table is due to be free again (a pause or break ending; 0: none). ``pause_left``
     tells the between-hands pause of a table (live: ``games.services.clock``; the headless
     simulation passes its virtual clock's).
+
+    It runs under the tournament's row lock once per table per hand, so it reads what the
+    boundary involves, in a fixed number of queries whatever the field: the tables between
+    hands, the players of the free ones and those without a table, and the sizes of the
+    shortest tables in play (``boundary_plan.movable`` of them: the only ones a player can be
+    sent to) with a count per size of the others.
     """
     from tournaments import services
 
-    pause_left = pause_left or _live_pause_left
     steps = services.steps(t)
     fields: list[str] = []
     if t.level_unit == Tournament.LevelUnit.MINUTES and breaks.event_break_tick(
@@ -214,19 +245,20 @@ def boundaries(
         fields += ["break_until", "break_seconds", "breaks_taken"]
         if t.break_until is not None:
             _tell_break(t, None)
-    tables = list(TournamentTable.objects.filter(tournament=t, status=Open))
-    if not t.lock_step and hand_for_hand_due(t, len(tables), _players_left(t)):
+    at_boundary = list(
+        TournamentTable.objects.filter(tournament=t, status=Open, round=F("settled_round"))
+    )
+    if not t.lock_step and hand_for_hand_due(t, _open_tables(t), _players_left(t)):
         t.lock_step = True
         fields.append("lock_step")
     if fields:
         t.save(update_fields=fields)
-    at_boundary = [tt for tt in tables if tt.round == tt.settled_round]
     if t.lock_step:
-        if len(at_boundary) == len(tables):  # everyone between hands: one round number
-            top = max((tt.round for tt in tables), default=t.round)
+        if not _in_play(t).exists():  # everyone between hands: one round number
+            top = max((tt.round for tt in at_boundary), default=t.round)
             t.round = max(t.round, top)
             t.save(update_fields=["round"])
-            TournamentTable.objects.filter(pk__in=[tt.pk for tt in tables]).update(
+            TournamentTable.objects.filter(pk__in=[tt.pk for tt in at_boundary]).update(
                 round=t.round, settled_round=t.round
             )
             if live:
@@ -234,6 +266,7 @@ def boundaries(
         return [], 0.0
     wait = 0.0
     ready: list[TournamentTable] = []
+    pauses = _pauses(at_boundary, now, pause_left)
     for table in at_boundary:
         if t.level_unit == Tournament.LevelUnit.HANDS and breaks.table_break_tick(
             t, table, steps, now
@@ -241,19 +274,20 @@ def boundaries(
             table.save(update_fields=["break_until", "breaks_taken"])
             _tell_break(t, table)
         rest = breaks.table_break_left(t, table, now)
-        pause = pause_left(table, now)
+        pause = pauses[table.pk]
         if rest > 0 or pause > 0:
             wait = max(rest, pause) if not wait else min(wait, max(rest, pause))
             continue
         ready.append(table)
-    if not ready and tables:
+    if not ready and (at_boundary or _in_play(t).exists()):
         return [], wait  # (with no open table at all, the players waiting open one now)
-    playing = list(  # only what the plan needs: the users are read for the tables dealt
-        Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).only(
-            "id", "tournament_id", "user_id", "table_id", "seat", "registered_at", "status"
-        )
-    )
-    return _rebalance_and_deal(t, tables, ready, playing, now, live=live, rng=rng), wait
+    return _rebalance_and_deal(t, ready, steps, now, live=live, rng=rng), wait
+
+
+def _open_tables(t: Tournament) -> int:
+    if not t.hand_for_hand_tables:
+        return 0  # not needed: only hand-for-hand from a number of tables counts them
+    return TournamentTable.objects.filter(tournament=t, status=Open).count()
 
 
 def _players_left(t: Tournament) -> int:
@@ -262,11 +296,62 @@ def _players_left(t: Tournament) -> int:
     return Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).count()
 
 
+PLAN_FIELDS = ("id", "tournament_id", "user_id", "table_id", "seat", "registered_at", "status")
+"""What the plan reads of an entry (the users are read for the tables dealt only)."""
+
+
+def with_sizes(tables: QuerySet[TournamentTable]) -> QuerySet[TournamentTable]:
+    """``tables`` with ``size``: their players still in, seated or joining (counted by the
+    database, table by table, so nobody's row comes back)."""
+    players = (
+        Entry.objects.filter(table=OuterRef("pk"), status=Entry.Status.PLAYING)
+        .order_by()
+        .values("table")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return tables.annotate(size=Coalesce(Subquery(players), Value(0)))
+
+
+def _not_free_sizes(
+    t: Tournament, free: Sequence[int], limit: int
+) -> tuple[dict[int, int], dict[int, int]]:
+    """The open tables other than ``free``: the ``limit`` shortest as {id: players} (by
+    players, then id: ``boundary_plan``'s order), and how many others have each size.
+
+    One statement, each row a table or a size; the database counts each table's players
+    (seated and joining) once. Written out because it runs at every boundary under the
+    tournament's lock, where the ORM's version (two queries with a correlated count) cost
+    more to build in Python than to run."""
+    quote = connection.ops.quote_name
+    tables, entries = quote(TournamentTable._meta.db_table), quote(Entry._meta.db_table)
+    skip = f" AND t.id NOT IN ({', '.join(['%s'] * len(free))})" if free else ""
+    sql = (
+        f"WITH sizes AS (SELECT t.id AS id, COUNT(e.id) AS size FROM {tables} t "
+        f"LEFT JOIN {entries} e ON e.table_id = t.id AND e.status = %s "
+        f"WHERE t.tournament_id = %s AND t.status = %s{skip} GROUP BY t.id) "
+        "SELECT 0, id, size FROM (SELECT id, size FROM sizes ORDER BY size, id LIMIT %s) n "
+        "UNION ALL SELECT 1, COUNT(*), size FROM sizes GROUP BY size"
+    )
+    params = [Entry.Status.PLAYING.value, t.pk, Open.value, *free, limit]
+    nearest: dict[int, int] = {}
+    farther: dict[int, int] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for kind, value, size in cursor.fetchall():
+            if kind == 0:
+                nearest[value] = size
+            else:
+                farther[size] = value
+    for size in nearest.values():
+        farther[size] -= 1
+    return nearest, farther
+
+
 def _rebalance_and_deal(
     t: Tournament,
-    tables: list[TournamentTable],
     ready: list[TournamentTable],
-    playing: list[Entry],
+    steps: Sequence[schedule.Step],
     now: datetime,
     *,
     live: bool,
@@ -274,44 +359,49 @@ def _rebalance_and_deal(
 ) -> list[TournamentTable]:
     from tournaments import services
 
-    ready_ids = {tt.pk for tt in ready}
-    by_table = {tt.pk: tt for tt in tables}
+    by_table: dict[int, TournamentTable] = {tt.pk: tt for tt in ready}
+    involved = (  # the free tables' players, and those of no open table (first come first)
+        Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING)
+        .filter(Q(table__in=list(by_table)) | Q(table__isnull=True) | ~Q(table__status=Open))
+        .only(*PLAN_FIELDS)
+        .order_by("registered_at", "pk")
+    )
+    seated_here: list[Entry] = []
+    unseated: list[Entry] = []
+    for e in involved:
+        (seated_here if e.table_id in by_table else unseated).append(e)
     order = services._seating_from_the_dealers_left(
-        {pk: tt for pk, tt in by_table.items()}, [e for e in playing if e.seat is not None]
+        by_table, [e for e in seated_here if e.seat is not None]
     )
     joining: dict[int, list[int]] = {pk: [] for pk in by_table}
-    waiting: list[int] = []
-    for e in sorted(playing, key=lambda e: (e.registered_at, e.pk)):
-        if e.table_id not in by_table:
-            waiting.append(e.pk)
-        elif e.seat is None:
-            joining[e.table_id].append(e.pk)
+    for e in seated_here:
+        if e.seat is None:
+            joining[e.table_id].append(e.pk)  # type: ignore[index]
+    waiting = [e.pk for e in unseated]
+    free = [boundary_plan.TableNow(pk, order[pk], joining[pk], True) for pk in by_table]
+    busy, farther = _not_free_sizes(t, list(by_table), boundary_plan.movable(free, waiting))
     minimum, maximum = services.preset_seats(t)
     plan = boundary_plan.plan(
-        [boundary_plan.TableNow(pk, order[pk], joining[pk], pk in ready_ids) for pk in by_table],
-        waiting,
-        t.seats_per_table,
-        minimum,
-        maximum,
+        free, waiting, t.seats_per_table, minimum, maximum, busy=busy, farther=farther
     )
     if plan.broken:
         TournamentTable.objects.filter(pk__in=plan.broken).update(
             status=TournamentTable.Status.BROKEN
         )
-    number = TournamentTable.objects.filter(tournament=t).count()
-    for key in sorted((k for k in plan.seating if k < 0), reverse=True):
+    fresh = sorted((k for k in plan.seating if k < 0), reverse=True)
+    number = TournamentTable.objects.filter(tournament=t).count() if fresh else 0
+    for key in fresh:
         number += 1
         made = services._new_table(t, number, max(2, len(plan.seating[key])), live=live)
         by_table[key] = made
-    by_id = {e.pk: e for e in playing}
-    before = {e.pk: e.table_id for e in playing}
-    for key, members in plan.joining.items():
-        Entry.objects.filter(pk__in=members).update(table=by_table[key], seat=None)
+    by_id = {e.pk: e for e in (*seated_here, *unseated)}
+    before = {pk: e.table_id for pk, e in by_id.items()}
+    for key, members in plan.joining.items():  # tables in play: they sit down at its end
+        Entry.objects.filter(pk__in=members).update(table_id=key, seat=None)
         for pk in members:
-            by_id[pk].table_id = by_table[key].pk
+            by_id[pk].table_id = key
     if plan.waiting:
         Entry.objects.filter(pk__in=plan.waiting).update(table=None, seat=None)
-    steps = services.steps(t)
     moved_in: list[Entry] = []
     reseated: list[Entry] = []
     for key, members in plan.seating.items():
@@ -324,7 +414,7 @@ def _rebalance_and_deal(
             if e.seat != seat:
                 e.seat = seat
                 reseated.append(e)
-    services._write_seats(moved_in, reseated)  # one UPDATE per table and per seat number
+    services._write_seats(moved_in, reseated)  # one statement
     dealt: list[TournamentTable] = []
     for key, members in plan.seating.items():
         if len(members) < minimum:
@@ -340,7 +430,7 @@ def _rebalance_and_deal(
         if best.level > t.level:
             t.level, t.pcr = best.level, best.pcr
         t.save(update_fields=["round", "level", "pcr"])
-    moved = [pk for pk in by_id if by_id[pk].table_id and by_id[pk].table_id != before[pk]]
+    moved = [pk for pk, e in by_id.items() if e.table_id and e.table_id != before[pk]]
     if moved:
         announce.moved_at_boundary(t, moved, live=live)
     return dealt
@@ -398,17 +488,19 @@ def covered_users(t: Tournament, seated: list[Entry]) -> frozenset[int]:
     people = [e.user_id for e in seated if not e.user.is_bot]
     if not people:
         return frozenset(bots)
+    event_tables = TournamentTable.objects.filter(tournament=t, table__isnull=False)
+    rows = list(
+        Seat.objects.filter(
+            user_id__in=people, table_id__in=event_tables.values("table_id")
+        ).values_list("user_id", "table_id", "autoplay", "present_until")
+    )
     status = dict(
-        TournamentTable.objects.filter(tournament=t, table__isnull=False).values_list(
-            "table_id", "status"
-        )
+        event_tables.filter(table_id__in={row[1] for row in rows}).values_list("table_id", "status")
     )
     seats: dict[int, dict[bool, list[bool]]] = {}
     online: set[int] = set()
     now = timezone.now()
-    for user, table_id, autoplay, present_until in Seat.objects.filter(
-        table_id__in=list(status), user_id__in=people
-    ).values_list("user_id", "table_id", "autoplay", "present_until"):
+    for user, table_id, autoplay, present_until in rows:
         if present_until is not None and present_until > now:
             online.add(user)
         seats.setdefault(user, {}).setdefault(status[table_id] == Open, []).append(autoplay)

@@ -54,14 +54,17 @@ def enter(t: Tournament, user: User, now: datetime) -> Entry:
 
 
 def shortest_with_room(t: Tournament) -> TournamentTable | None:
-    """The open table with the fewest players (seated and joining) below the table size."""
-    best: tuple[int, int] | None = None
-    found = None
-    for table in TournamentTable.objects.filter(tournament=t, status=TournamentTable.Status.OPEN):
-        size = Entry.objects.filter(table=table, status=Entry.Status.PLAYING).count()
-        if size < t.seats_per_table and (best is None or (size, table.number) < best):
-            best, found = (size, table.number), table
-    return found
+    """The open table with the fewest players (seated and joining) below the table size (one
+    query: the database counts them)."""
+    from tournaments import independent
+
+    tables = TournamentTable.objects.filter(tournament=t, status=TournamentTable.Status.OPEN)
+    return (
+        independent.with_sizes(tables)
+        .filter(size__lt=t.seats_per_table)
+        .order_by("size", "number")
+        .first()
+    )
 
 
 def waiting(t: Tournament) -> list[Entry]:

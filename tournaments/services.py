@@ -805,17 +805,16 @@ def _seating_from_the_dealers_left(
     The last dealer (whoever dealt the table's last settled hand) comes last if still there;
     if they left, the deal still goes to the first player left of their seat.
     """
-    dealer_seat = {
-        pk: seat
-        for pk, seat in Entry.objects.filter(
-            pk__in=[tt.dealer_id for tt in open_tables.values() if tt.dealer_id]
-        ).values_list("pk", "seat")
-    }
+    by_id = {e.pk: e for e in playing}
+    dealers = [tt.dealer_id for tt in open_tables.values() if tt.dealer_id]
+    dealer_seat = {pk: by_id[pk].seat for pk in dealers if pk in by_id}
+    gone = [pk for pk in dealers if pk not in by_id]  # out, or moved on: ask the database
+    if gone:
+        dealer_seat.update(Entry.objects.filter(pk__in=gone).values_list("pk", "seat"))
     seating: dict[int, list[int]] = {pk: [] for pk in open_tables}
     for e in playing:
         if e.table_id in seating:
             seating[e.table_id].append(e.pk)
-    by_id = {e.pk: e for e in playing}
     for pk, members in seating.items():
         last = dealer_seat.get(open_tables[pk].dealer_id, -1)  # type: ignore[arg-type]
         if last is None:  # the last dealer has left their seat (independent tables)
@@ -825,20 +824,26 @@ def _seating_from_the_dealers_left(
 
 
 def _write_seats(moved: list[Entry], reseated: list[Entry]) -> None:
-    """Save new tables and seats with one UPDATE per destination table and one per seat number.
+    """Save the new tables and seats of these entries in one statement (PostgreSQL and SQLite
+    3.33+ alike, as ``_write_chips``).
 
-    Cheaper than bulk_update's per-row CASE expressions when a broken table moves many.
+    Cheaper than bulk_update's per-row CASE expressions (about 0.4 ms of Python a row) and
+    than one UPDATE per table and seat number (each built by the ORM: a hand boundary, where
+    everyone at the table moves one seat on, sent four or five).
     """
-    by_table: dict[int, list[int]] = {}
-    by_seat: dict[int, list[int]] = {}
-    for e in moved:
-        by_table.setdefault(e.table_id, []).append(e.pk)  # type: ignore[arg-type]
-    for e in reseated:
-        by_seat.setdefault(e.seat, []).append(e.pk)  # type: ignore[arg-type]
-    for table_id, ids in by_table.items():
-        Entry.objects.filter(pk__in=ids).update(table_id=table_id)
-    for seat, ids in by_seat.items():
-        Entry.objects.filter(pk__in=ids).update(seat=seat)
+    changed = list({e.pk: e for e in (*moved, *reseated)}.values())
+    if len(changed) < 2:
+        for e in changed:
+            Entry.objects.filter(pk=e.pk).update(table_id=e.table_id, seat=e.seat)
+        return
+    table = connection.ops.quote_name(Entry._meta.db_table)
+    rows = ", ".join(["(%s, %s, %s)"] * len(changed))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET table_id = v.column2, seat = v.column3 "
+            f"FROM (VALUES {rows}) AS v WHERE {table}.id = v.column1",
+            [value for e in changed for value in (e.pk, e.table_id, e.seat)],
+        )
 
 
 def _autoplay_users(t: Tournament, playing: list[Entry]) -> frozenset[int]:
@@ -1223,7 +1228,7 @@ def _pause_left(t: Tournament, now: datetime) -> float:
 
     live = TournamentTable.objects.filter(tournament=t, round=t.round, table__isnull=False)
     tables = live.values_list("table_id", flat=True)
-    return max((clock.table_pause_left(pk, now) for pk in tables), default=0.0)
+    return max(clock.tables_pause_left(list(tables), now).values(), default=0.0)
 
 
 def _played(t: Tournament, table: TournamentTable, game: Game, hand: Hand) -> list[Played]:

@@ -94,20 +94,42 @@ def ready_open(table: Any, hand: Any, game: Any, now: datetime | None = None) ->
 def table_pause_left(table_id: int, now: datetime | None = None) -> float:
     """Seconds left of the pause after the latest hand at a table (0 when none is running:
     no finished hand, or the next one already dealt)."""
-    from games.models import Hand, Seat
+    return tables_pause_left([table_id], now).get(table_id, 0.0)
+
+
+def tables_pause_left(table_ids: Iterable[int], now: datetime | None = None) -> dict[int, float]:
+    """``table_pause_left`` of many tables in at most three queries, whatever their number
+    (a tournament asks for all its tables between hands at once)."""
+    from django.db.models import OuterRef, Subquery
+
+    from games.models import Hand, Seat, Table
 
     now = now or timezone.now()
-    hand = (
-        Hand.objects.filter(game__table_id=table_id)
+    latest = (
+        Hand.objects.filter(game__table_id=OuterRef("pk"))
         .order_by("-game__number", "-number")
-        .only("status", "finished_at", "result")
-        .first()
+        .values("pk")[:1]
     )
-    if hand is None or hand.status != Hand.Status.OVER:
-        return 0.0
-    ready = (hand.result or {}).get("ready") or []
-    seats = Seat.objects.filter(table_id=table_id) if ready else []
-    return hand_pause_left(hand.finished_at, now, everyone_ready=everyone_ready(seats, ready, now))
+    last = dict(
+        Table.objects.filter(pk__in=list(table_ids))
+        .annotate(hand=Subquery(latest))
+        .values_list("pk", "hand")
+    )
+    over: dict[int, tuple[datetime | None, list[int]]] = {}
+    table_of = {hand: table for table, hand in last.items() if hand is not None}
+    for pk, finished_at, result in Hand.objects.filter(
+        pk__in=list(table_of), status=Hand.Status.OVER
+    ).values_list("pk", "finished_at", "result"):
+        over[table_of[pk]] = (finished_at, (result or {}).get("ready") or [])
+    seats: dict[int, list[Any]] = {}
+    asked = [table for table, (_at, ready) in over.items() if ready]
+    for seat in Seat.objects.filter(table_id__in=asked) if asked else []:
+        seats.setdefault(seat.table_id, []).append(seat)
+    left = dict.fromkeys(last, 0.0)
+    for table, (finished_at, ready) in over.items():
+        done = everyone_ready(seats.get(table, []), ready, now)
+        left[table] = hand_pause_left(finished_at, now, everyone_ready=done)
+    return left
 
 
 def disconnect_grace_s() -> float:

@@ -4,6 +4,8 @@ places by the moment out; hand-for-hand as the organizer's option (docs/tourname
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.db import transaction
@@ -17,9 +19,9 @@ from tournaments.services import Played
 NO_PAUSE = {"pause_left": lambda table, now: 0.0}
 
 
-def headless(players: int, **fields) -> Tournament:
+def headless(players: int, prefix: str = "bot", **fields) -> Tournament:
     t = make_tournament(seats_per_table=4, **fields)
-    enter(t, bot_players(players))
+    enter(t, bot_players(players, prefix))
     services.start(tournament_id=t.pk, rng=random.Random(3), live=False)
     t.refresh_from_db()
     return t
@@ -221,3 +223,83 @@ def test_when_staff_stop_the_only_table_its_players_open_a_new_one_and_play_on(d
     finished = drive(t)  # stuck if the two waiting players never got a table
     assert finished.status == Tournament.Status.FINISHED
     assert TournamentTable.objects.filter(tournament=t).count() == 2
+
+
+@contextmanager
+def rows_read() -> Iterator[list[tuple[str, int]]]:
+    """Each statement sent, with the rows a SELECT returns (counted by running it again
+    wrapped in a COUNT, before its caller fetches them)."""
+    from django.db import connection
+
+    seen: list[tuple[str, int]] = []
+    counting = [False]
+
+    def wrapper(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if not counting[0]:
+            rows = 0
+            if sql.lstrip().upper().startswith("SELECT"):
+                counting[0] = True
+                try:
+                    with connection.cursor() as cursor:
+                        cursor.execute(f"SELECT COUNT(*) FROM ({sql}) AS counted", params)
+                        rows = cursor.fetchone()[0]
+                finally:
+                    counting[0] = False
+            seen.append((sql, rows))
+        return result
+
+    with connection.execute_wrapper(wrapper):
+        yield seen
+
+
+def boundary_reads(players: int) -> list[tuple[str, int]]:
+    """The statements of one boundary where the free table sends a player to a table in play,
+    with the rows each one reads."""
+    t = headless(players, f"bot{players}x", starting_chips=100)
+    first, second = TournamentTable.objects.filter(tournament=t).order_by("number")[:2]
+    now = timezone.now()
+    settle(t, first, now, {0: 200, 1: 200})  # two of its four are out: it plays on with two
+    independent.boundaries(t, now, live=False, **NO_PAUSE)
+    settle(t, second, now)
+    with rows_read() as seen:
+        dealt, _wait = independent.boundaries(t, now, live=False, **NO_PAUSE)
+    assert [tt.pk for tt in dealt] == [second.pk]
+    assert Entry.objects.filter(table=first, seat__isnull=True).count() == 1  # joins at its end
+    return seen
+
+
+def test_a_boundary_reads_as_much_with_fifteen_tables_as_with_five(db):
+    """Its queries and the rows they return depend on the tables involved, not the field."""
+    small, large = boundary_reads(20), boundary_reads(60)
+    assert len(small) == len(large) <= 12, large
+    assert [rows for _sql, rows in small] == [rows for _sql, rows in large], large
+
+
+def live_hand_end_queries(players: int) -> int:
+    """Queries of ``advance`` when one live table's hand has ended (settle it, deal again)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Game, Table
+    from games.services import bot_turns
+
+    t = make_tournament(seats_per_table=4, starting_chips=1_000_000)
+    enter(t, bot_players(players, f"live{players}x"))
+    services.start(tournament_id=t.pk, rng=random.Random(3))
+    first = TournamentTable.objects.filter(tournament=t).order_by("number").first()
+    rng = random.Random(5)
+    while Game.objects.filter(table_id=first.table_id, status="playing").exists():
+        version = Table.objects.get(pk=first.table_id).version
+        assert bot_turns.play_one(first.table_id, version, rng=rng)
+    with CaptureQueriesContext(connection) as queries:
+        assert services.advance(tournament_id=t.pk)
+    first.refresh_from_db()
+    assert (first.round, first.settled_round) == (2, 1)  # settled and dealt again
+    return len(queries)
+
+
+def test_a_live_hand_end_costs_as_many_queries_with_fifteen_tables_as_with_five(db):
+    """``advance`` holds the tournament's lock: it finds the tables whose hand ended and the
+    pauses of those between hands in a few queries, not one or two per table."""
+    assert live_hand_end_queries(20) == live_hand_end_queries(60)

@@ -96,6 +96,7 @@ class Figures:
     hands: int = 0
     settle_ms: list[float] = field(default_factory=list)
     rebalance_ms: list[float] = field(default_factory=list)
+    rebalance_statements: list[int] = field(default_factory=list)
     idle_s: list[float] = field(default_factory=list)
     hand_s: list[float] = field(default_factory=list)
     event_s: float = 0.0
@@ -262,7 +263,9 @@ class Command(BaseCommand):
                 f"  rebalancing + dealing per call: median "
                 f"{statistics.median(f.rebalance_ms):.2f} ms, "
                 f"p95 {percentile(f.rebalance_ms, 0.95):.2f} ms; per hand "
-                f"{sum(f.rebalance_ms) / hands:.2f} ms"
+                f"{sum(f.rebalance_ms) / hands:.2f} ms; statements per call median "
+                f"{statistics.median(f.rebalance_statements):.0f}, "
+                f"{min(f.rebalance_statements)}-{max(f.rebalance_statements)}"
             )
             idle = f.idle_s or [0.0]
             out(
@@ -311,12 +314,13 @@ class Command(BaseCommand):
             f.idle_s += [max(ends) - d for d in ends]  # waiting for the slowest table
             clock += max(ends) + opts["pause"]
             mark = time.perf_counter()
-            with transaction.atomic():
+            with counting() as statements, transaction.atomic():
                 t = Tournament.objects.select_for_update().get(pk=t.pk)
                 over = services.round_finish(tournament=t)
                 if not over:
                     services.round_start(tournament=t, live=False, rng=rng)
             f.rebalance_ms.append((time.perf_counter() - mark) * 1000)
+            f.rebalance_statements.append(statements[0])
             f.rounds += 1
             if over:
                 break
@@ -399,12 +403,13 @@ class Command(BaseCommand):
                     wake(now + pause)
                     continue
             mark = time.perf_counter()
-            with transaction.atomic():
+            with counting() as statements, transaction.atomic():
                 t = Tournament.objects.select_for_update().get(pk=t.pk)
                 dealt, wait = independent.boundaries(
                     t, at(now), live=False, pause_left=pause_left, rng=rng
                 )
             f.rebalance_ms.append((time.perf_counter() - mark) * 1000)
+            f.rebalance_statements.append(statements[0])
             f.rounds += 1
             deal(dealt, now)
             if wait > 0:
