@@ -1111,6 +1111,17 @@
       }
     }
   });
+  // A seat's presence comes alone (games/partials/presence.html) to every page at the table,
+  // but a player's page draws no presence for their own seat while they play (their hand
+  // takes its place): one with nowhere to go is dropped here, not reported by htmx as an
+  // error in the console.
+  root.addEventListener("htmx:wsBeforeMessage", (event) => {
+    const message = event.detail.message;
+    const lone = typeof message === "string" && /^\s*<span id="(presence-\d+-now)"/.exec(message);
+    if (lone && !byId(lone[1])) {
+      event.preventDefault();
+    }
+  });
   // A push replaces whole regions; focus on an element with an id there (the summary's
   // heading, a button) would fall to the page's body: put it back on the new element.
   let focusedId = "";
