@@ -961,6 +961,8 @@
 
   // --- chat --------------------------------------------------------------------------------
 
+  let unsent = ""; // the last line sent, put back in the box if the server refuses it
+
   document.addEventListener("submit", (event) => {
     if (event.target.id !== "chat-form") {
       return;
@@ -969,8 +971,24 @@
     const input = byId("chat-input");
     const text = input.value.trim();
     if (text) {
+      const error = byId("chat-error");
+      if (error) {
+        error.textContent = "";
+      }
       sendChat(text);
+      unsent = text;
       input.value = "";
+    }
+  });
+
+  // A refused line (too fast, too long) comes back in #chat-error: the words go back into
+  // the box, so the player can send them again instead of typing them anew.
+  document.addEventListener("htmx:oobAfterSwap", (event) => {
+    const target = event.detail.target;
+    const error = byId("chat-error");
+    const input = byId("chat-input");
+    if (target && target.id === "chat-error" && error && error.textContent.trim() && input && !input.value) {
+      input.value = unsent;
     }
   });
 
