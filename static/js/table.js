@@ -685,6 +685,10 @@
     if (discards) {
       discards.scrollLeft = discards.scrollWidth;
     }
+    const scattered = document.querySelector("#pile .pile-fan-scattered");
+    if (scattered) {
+      scattered.scrollTop = scattered.scrollHeight;
+    }
   }
 
   function scrollLogToNewest() {

@@ -181,7 +181,9 @@ def test_a_whole_hand_against_a_bot_fits_one_screen(
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize(("seats", "preset"), [(4, "standard"), (8, "standard"), (4, "persian")])
+@pytest.mark.parametrize(
+    ("seats", "preset"), [(4, "standard"), (8, "standard"), (4, "persian"), (8, "five-thousand")]
+)
 def test_larger_tables_fit_a_phone_screen(
     browser,
     live_server_url,
@@ -189,6 +191,7 @@ def test_larger_tables_fit_a_phone_screen(
     preset,
 ):
     # Persian: partners, whose "side 2, with ..." badges once widened the page past the screen.
+    # 5000: every seat shows its face-up card, which once pushed the hand below the screen.
     table_id, _version = bot_table(seats, stacked=False, preset=preset)
     for width, height in SIZES[:2]:
         context = browser.new_context(viewport={"width": width, "height": height})
@@ -199,7 +202,7 @@ def test_larger_tables_fit_a_phone_screen(
         try:
             log_in(page, live_server_url, "alice")
             page.goto(f"{live_server_url}/tables/{table_id}/")
-            if preset == "persian":  # partners are drawn: Alice's seat, and turn, may differ
+            if preset != "standard":  # partners drawn, deals by face-up card: seats differ
                 page.wait_for_selector("#my-hand .hand-card")
             else:
                 my_turn(page, "draw")
