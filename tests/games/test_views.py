@@ -570,6 +570,26 @@ def test_the_replay_groups_melds_by_who_laid_them_and_shows_what_a_joker_stands_
     assert not groups[1]["melds"][0]["cards"][0].get("stands_for")
 
 
+def test_the_replay_keeps_a_meld_with_who_laid_it_down_and_marks_only_lay_offs():
+    """Ben's 4♥ laid off below Ann's run is the meld's first card: the meld stays Ann's, her
+    cards unmarked, the 4♥ marked with Ben's seat token (once every card carried an initial,
+    the same "E" for "Easy bot 2" and "Easy bot 3")."""
+    from games.engine.melds import TableMeld
+
+    run = TableMeld(
+        1, "run", ("4H", "5H", "6H", "7H"), ("4H", "5H", "6H", "7H"), (1, 0, 0, 0), "H", "", 4, 7
+    )
+    history = [
+        engine.Event("meld", 0, (("meld", 1), ("cards", ("5H", "6H", "7H")))),
+        engine.Event("lay_off", 1, (("meld", 1), ("card", "4H"))),
+    ]
+    groups = display._replay_melds([run], ["Ann", "Ben"], display.melders(history))
+    assert [(g["name"], [m["id"] for m in g["melds"]]) for g in groups] == [("Ann", [1])]
+    cards = groups[0]["melds"][0]["cards"]
+    assert 'title="Ben">2</span>' in cards[0]["small_html"]
+    assert all("pcard-owner" not in c["small_html"] for c in cards[1:])
+
+
 def test_the_replay_puts_each_meld_on_its_own_line_and_separates_names_from_cards(client, alice):
     table = start_table(alice, seats=3, target=50)
     game = finish_game(table)
