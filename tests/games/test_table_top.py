@@ -370,3 +370,22 @@ def test_oklahoma_offers_lay_off_here_only_on_the_players_own_melds(alice):
                 expected_version=snap.version,
             )
     assert checked >= 1, "no position with an opponent's meld on Alice's turn"
+
+
+def test_an_empty_discard_pile_says_so(alice):
+    """Once the only pile card is taken, the heading read "Discard pile (0, top card last)"."""
+    table = start_table(alice, seats=2)
+    rules = engine.Rules.from_json(table.rules)
+    deck = engine.stack_deck(
+        rules, 2, 1, hands={0: ["9C", "9D", "2S", "KD", "5H", "6H", "7H"]}, upcard="9S"
+    )
+    redeal(table, dealer=1, deck=deck)
+    outcome = moves.move_submit(
+        table_id=table.pk,
+        seat=0,
+        action={"type": "take_discard", "depth": 0},
+        expected_version=table.version,
+    )
+    html = presenters.state_html(selectors.load_snapshot(table.pk, outcome.version), 0, alice)
+    heading = re.search(r'<h2 id="pile-heading".*?</h2>', html, re.S).group(0)
+    assert "(empty)" in heading and "0," not in heading
