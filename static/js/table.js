@@ -1162,6 +1162,49 @@
     refresh();
   });
 
+  // Cards and the buttons on melds and the pile have no id: focus on one died with the region
+  // every push replaces (a bot's move too), and a keyboard player was sent back to the top of
+  // the page. It goes back to the same card, or the card now at its place in the hand; from
+  // the stock or the pile, to the card just drawn; from a meld's button, to that meld's.
+  let focusedPlace = null;
+  root.addEventListener("htmx:wsBeforeMessage", () => {
+    const active = document.activeElement;
+    const card = active && active.closest && active.closest("#my-hand .hand-card");
+    if (card) {
+      focusedPlace = { card: card.dataset.card, at: handButtons().indexOf(card) };
+    } else if (active && active.classList && active.classList.contains("lay-off-button")) {
+      focusedPlace = { meld: active.dataset.meld };
+    } else if (active && (active.id === "draw-button" || (active.classList && active.classList.contains("pile-pick")))) {
+      focusedPlace = { drawn: true };
+    } else {
+      focusedPlace = null;
+    }
+  });
+  root.addEventListener("htmx:wsAfterMessage", () => {
+    const place = focusedPlace;
+    focusedPlace = null;
+    const active = document.activeElement;
+    if (!place || (active && active !== document.body)) {
+      return;
+    }
+    const buttons = handButtons();
+    let target = null;
+    if (place.meld) {
+      target = document.querySelector(`#melds .lay-off-button[data-meld="${place.meld}"]`);
+    } else if (place.card) {
+      target = buttons.find((button) => button.dataset.card === place.card);
+    }
+    if (!target && place.drawn) {
+      target = buttons.find((button) => button.classList.contains("just-drawn"));
+    }
+    if (!target && buttons.length) {
+      target = buttons[Math.min(Math.max(place.at || 0, 0), buttons.length - 1)];
+    }
+    if (target) {
+      target.focus({ preventScroll: true });
+    }
+  });
+
   const sound = byId("sound-toggle");
   if (sound) {
     sound.checked = soundOn;

@@ -463,3 +463,32 @@ def test_the_hint_marks_exactly_the_cards_a_legal_meld_or_lay_off_uses(
         assert page.locator("#my-hand .hint-card").count() == 0
     finally:
         context.close()
+
+
+@pytest.mark.e2e
+def test_keyboard_focus_stays_in_the_hand_when_a_push_replaces_it(browser, live_server_url):
+    """Every push replaces the hand: focus on a card once fell back to the page's top, so a
+    keyboard player had to tab back to the hand after each draw, discard and bot move."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    focused = "() => document.activeElement && document.activeElement.dataset.card"
+    try:
+        table_id, _version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        card(page, "9D").focus()
+        page.keyboard.press("d")
+        my_turn(page, "play")
+        assert page.evaluate(focused) == "9D"
+        card(page, "KD").focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("x")
+        page.wait_for_selector('#table-state[data-my-turn="false"]')
+        assert page.evaluate(focused) in ALICE  # the card now where the K♦ was
+        play_bots(table_id)
+        my_turn(page, "draw")
+        assert page.evaluate(focused) in ALICE
+    finally:
+        context.close()
