@@ -561,6 +561,12 @@
       hintOn = !hintOn;
       store.set("rummy.hint", hintOn ? "on" : "off");
       applyHint();
+      // Turned on with nothing to mark, the hint would look broken: say so.
+      if (hintOn && !document.querySelector("#my-hand .hint-card")) {
+        showError("Nothing in your hand can be melded or laid off now.");
+      } else {
+        clearError();
+      }
     } else if (target.classList.contains("panel-toggle")) {
       togglePanel(target);
     } else if (target.dataset.close === "hand-end") {

@@ -466,6 +466,40 @@ def test_the_hint_marks_exactly_the_cards_a_legal_meld_or_lay_off_uses(
 
 
 @pytest.mark.e2e
+def test_the_hint_says_so_when_nothing_can_be_melded_or_laid_off(browser, live_server_url):
+    """Pressed with nothing to mark, the hint once looked broken: nothing moved, nothing said."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, _version = bot_table(2, stacked=False)
+
+        def nothing_to_meld() -> int:
+            table = Table.objects.get(pk=table_id)
+            rules = engine.Rules.from_json(table.rules)
+            hands = {  # nothing melds, with the up-card 9♥ or the J♥ Alice draws
+                0: ["2C", "4D", "6S", "8C", "TD", "QC", "KS", "3H", "5H", "9S", "JD", "AS", "7D"],
+                1: ["AC", "5C", "7C", "JC", "AD", "6D", "8D", "2H", "4H", "6H", "2S", "TS", "3S"],
+            }
+            deck = engine.stack_deck(rules, 2, 1, hands=hands, upcard="9H", stock=["JH"])
+            redeal(table, dealer=1, deck=deck)
+            broadcast.table_changed(table.pk, table.version)
+            return table.version
+
+        version = on_server_side(nothing_to_meld)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector(f'#table-state[data-version="{version}"]')
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        page.get_by_role("button", name="Hint").click()
+        assert page.locator("#my-hand .hint-card").count() == 0
+        assert "Nothing in your hand can be melded" in page.locator("#move-error").inner_text()
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
 def test_keyboard_focus_stays_in_the_hand_when_a_push_replaces_it(browser, live_server_url):
     """Every push replaces the hand: focus on a card once fell back to the page's top, so a
     keyboard player had to tab back to the hand after each draw, discard and bot move."""
