@@ -242,6 +242,15 @@
     }
   }
 
+  // A push may replace the hand while a card is being dragged: the drag goes on with that
+  // card's element in the new hand (moving the old one into it put a second copy there).
+  function liveCard(card) {
+    if (!card || card.isConnected) {
+      return card;
+    }
+    return handButtons().find((button) => button.dataset.card === card.dataset.card) || null;
+  }
+
   let dragged = null;
   root.addEventListener("dragstart", (event) => {
     const card = event.target.closest && event.target.closest(".hand-card");
@@ -258,6 +267,7 @@
   });
   root.addEventListener("drop", (event) => {
     const over = event.target.closest && event.target.closest(".hand-card");
+    dragged = liveCard(dragged);
     if (dragged && over && over !== dragged) {
       event.preventDefault();
       const buttons = handButtons();
@@ -281,8 +291,8 @@
   let swallowClick = false;
 
   function endPointerDrag() {
-    if (pointerDrag && pointerDrag.moving) {
-      const card = pointerDrag.card;
+    const card = pointerDrag && liveCard(pointerDrag.card);
+    if (card && pointerDrag.moving) {
       card.classList.remove("dragging");
       saveOwnOrder();
       applySort();
@@ -313,7 +323,15 @@
     if (!pointerDrag || event.pointerId !== pointerDrag.id) {
       return;
     }
-    const card = pointerDrag.card;
+    const card = liveCard(pointerDrag.card);
+    if (!card) {
+      pointerDrag = null; // the card left the hand (played from another tab)
+      return;
+    }
+    if (card !== pointerDrag.card && pointerDrag.moving) {
+      card.classList.add("dragging");
+    }
+    pointerDrag.card = card;
     if (!pointerDrag.moving) {
       if (Math.abs(event.clientX - pointerDrag.x) < DRAG_START_PX) {
         return;

@@ -86,6 +86,18 @@ def play_bots(table_id: int) -> None:
     on_server_side(work)
 
 
+def box_of(locator: Any) -> Any:
+    """The element's box; a push may be swapping its region in at this instant, so a box
+    that is not there yet is asked for again once the new element is drawn."""
+    box = None
+    for _attempt in range(3):
+        locator.first.wait_for(state="visible")
+        box = locator.bounding_box()
+        if box is not None:
+            break
+    return box
+
+
 def assert_one_screen(page: Any, where: str) -> None:
     """The hand, the stock's draw control and the discard control are in view; no page scroll."""
     page.locator("#my-hand .hand-cards").first.wait_for(state="visible")
@@ -100,9 +112,7 @@ def assert_one_screen(page: Any, where: str) -> None:
         if page.locator(selector).count():
             boxes.append(selector)
     for selector in boxes:
-        # A push may be swapping the region in at this instant: wait until it is drawn.
-        page.locator(selector).first.wait_for(state="visible")
-        box = page.locator(selector).bounding_box()
+        box = box_of(page.locator(selector))
         assert box is not None, f"{where}: {selector} is not shown"
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (where, selector, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, (where, selector, box)
@@ -393,6 +403,47 @@ def test_the_hand_is_rearranged_by_keyboard_and_touch_and_a_reload_keeps_the_ord
 
 
 @pytest.mark.e2e
+def test_a_push_in_the_middle_of_a_touch_drag_leaves_one_copy_of_each_card(
+    browser,
+    live_server_url,
+):
+    """A push (a bot's move, the socket's catch-up) replaced the hand under a finger dragging
+    a card; the drag then moved the old element into the new hand: the card was shown twice."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, _version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        page.wait_for_selector("#connection:text('live')")
+        first = hand_order(page)
+        start, end = box_of(card(page, first[3])), box_of(card(page, first[0]))
+        y, x0, x1 = start["y"] + 20, start["x"] + 6, end["x"] + 6
+        cdp = page.context.new_cdp_session(page)
+
+        def touch(kind: str, x: float) -> None:
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", x0)
+        touch("touchMove", x0 - 15)
+        # what a push does to the hand: the region is replaced by a new copy of itself
+        page.evaluate(
+            "() => { const h = document.getElementById('my-hand'); h.outerHTML = h.outerHTML; }"
+        )
+        touch("touchMove", x1)
+        touch("touchEnd", x1)
+        cdp.detach()
+        order = hand_order(page)
+        assert sorted(order) == sorted(first), order
+        assert order[0] == first[3]
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
 def test_ready_deals_the_next_hand_and_the_summary_stays_until_closed(
     browser,
     live_server_url,
@@ -490,6 +541,7 @@ def test_the_hint_says_so_when_nothing_can_be_melded_or_laid_off(browser, live_s
         log_in(page, live_server_url, "alice")
         page.goto(f"{live_server_url}/tables/{table_id}/")
         page.wait_for_selector(f'#table-state[data-version="{version}"]')
+        page.wait_for_selector("#connection:text('live')")  # a click before it is refused
         page.get_by_role("button", name="Draw from the stock").click()
         my_turn(page, "play")
         page.get_by_role("button", name="Hint").click()
@@ -512,6 +564,7 @@ def test_keyboard_focus_stays_in_the_hand_when_a_push_replaces_it(browser, live_
         log_in(page, live_server_url, "alice")
         page.goto(f"{live_server_url}/tables/{table_id}/")
         my_turn(page, "draw")
+        page.wait_for_selector("#connection:text('live')")  # keys before it are refused
         card(page, "9D").focus()
         page.keyboard.press("d")
         my_turn(page, "play")
