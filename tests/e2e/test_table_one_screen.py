@@ -43,7 +43,9 @@ def log_in(page: Any, base: str, username: str) -> None:
     page.wait_for_load_state()
 
 
-def bot_table(seats: int, *, stacked: bool, preset: str = "standard") -> tuple[int, int]:
+def bot_table(
+    seats: int, *, stacked: bool, preset: str = "standard", **options: Any
+) -> tuple[int, int]:
     """Alice and bots at a started table, Alice to play first; returns (table, version)."""
 
     def work() -> tuple[int, int]:
@@ -54,7 +56,7 @@ def bot_table(seats: int, *, stacked: bool, preset: str = "standard") -> tuple[i
             host=alice,
             name=f"{seats} seats",
             preset=preset,
-            options={},
+            options=options,
             num_seats=seats,
             turn_seconds=300,
             fill_with_bots=True,
@@ -153,7 +155,7 @@ def test_a_whole_hand_against_a_bot_fits_one_screen(
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
-        table_id, version = bot_table(2, stacked=True)
+        table_id, version = bot_table(2, stacked=True, target=50)
         log_in(page, live_server_url, "alice")
         page.goto(f"{live_server_url}/tables/{table_id}/")
         page.wait_for_selector(f'#table-state[data-version="{version}"]')
@@ -186,6 +188,11 @@ def test_a_whole_hand_against_a_bot_fits_one_screen(
         assert "went out" in page.locator("#hand-end").inner_text()
         scroll = page.evaluate("document.documentElement.scrollHeight")
         assert scroll <= height, "the hand-end summary opens over the table, not below it"
+        # Her hand ends the game (target 50): the game's end does not cover the summary (at
+        # 1280 px it once lay over all of it but its heading).
+        page.wait_for_selector("#game-end:not([hidden])")
+        summary, end = box_of(page.locator("#hand-end")), box_of(page.locator("#game-end"))
+        assert summary["y"] + summary["height"] <= end["y"] + 1, (summary, end)
     finally:
         context.close()
 
