@@ -547,7 +547,8 @@ def status_text(
     if phase == "claim":
         call = claim_word(view)
         if mine:
-            return f"{call} may be called: call it on a playable discard, or pass."
+            # Not "Rummy may be called" again: the claim window's event just said that.
+            return f"Your chance to call {call}: pick a playable discard, or pass."
         return f"Waiting for the other players to call {call} or pass."
     if not to_act:
         return ""

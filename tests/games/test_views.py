@@ -546,6 +546,9 @@ def test_during_a_rummy_call_window_claimants_get_call_and_pass_controls(alice):
     assert "Pass (do not call Rummy)" in html
     assert 'data-kind="claim_rummy"' in html
     assert "Rummy may be called" in html
+    bar = re.search(r'<div id="table-state".*?</div>', html, re.S).group(0)
+    assert bar.count("may be called") == 1, bar  # once said "Rummy may be called" twice
+    assert "Your chance to call Rummy" in bar
     watcher = presenters.state_html(snap, None, None)
     assert 'data-kind="claim_rummy"' not in watcher and "Pass (do not" not in watcher
 
