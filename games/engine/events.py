@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import RANK_LABELS, card_label, labels
+from .cards import RANK_LABELS, card_label, labels_read
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +79,8 @@ class Event:
             verb = "took" if kind == "take_discard" else "called Rummy and took"
             return f"{who} {verb} the {card_label(cards[0])}{tail} from the pile"
         if kind == "meld":
-            text = f"{who} melded {labels(self.get('cards'))} (meld {self.get('meld')})"
-            if tuple(self.get("cards")) != tuple(self.get("reading")):
-                text += f" as {labels(self.get('reading'))}"
-            return text
+            melded = labels_read(self.get("cards"), self.get("reading") or self.get("cards"))
+            return f"{who} melded {melded} (meld {self.get('meld')})"
         if kind == "lay_off":
             text = f"{who} laid off the {card_label(self.get('card'))} on meld {self.get('meld')}"
             if self.get("card") != self.get("reading"):
