@@ -650,7 +650,8 @@ def _log_line(event: Any, clock_made: bool, names: Sequence[str]) -> str:
     text = event.text(list(names))
     if not clock_made:
         return text
-    return f"Time ran out, so the clock played for {_name(names, event.seat)}: {text}"
+    # The name once: "Time ran out, so the clock played for Ann: Ann discarded..." said it twice.
+    return f"{text} (time ran out: the clock played)"
 
 
 def clock_turn(
