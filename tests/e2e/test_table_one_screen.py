@@ -198,6 +198,42 @@ def test_a_whole_hand_against_a_bot_fits_one_screen(
 
 
 @pytest.mark.e2e
+def test_a_table_full_of_melds_still_fits_a_phone_screen(browser, live_server_url):
+    """Sixteen melds scroll inside their own area. The words only screen readers hear (each
+    meld's "Meld 7: a run") were placed against the page, not that area, and made the page
+    longer than the screen once the melds did not fit."""
+    from tests.engine.helpers import arrange
+
+    table_id, _version = bot_table(2, stacked=False)
+    runs = [f"A{s} 2{s} 3{s}" for s in "CDHS"] + [f"4{s} 5{s} 6{s}" for s in "CDHS"]
+    runs += [f"7{s} 8{s} 9{s}" for s in "CDHS"] + [f"T{s} J{s} Q{s}" for s in "CDHS"]
+
+    def many_melds() -> int:
+        table = Table.objects.get(pk=table_id)
+        state = arrange(
+            "standard", 2, to_move=0, phase="play", discard="KS", stock="",
+            hands={0: "KC KD", 1: "KH"},
+            melds=[(i % 2, run) for i, run in enumerate(runs)],
+        )  # fmt: skip
+        redeal(table, dealer=1, state=state)
+        broadcast.table_changed(table.pk, table.version)
+        return table.version
+
+    version = on_server_side(many_melds)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector(f'#table-state[data-version="{version}"]')
+        assert page.locator("#melds .meld").count() == 16
+        assert_one_screen(page, "sixteen melds at 360x740")
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     ("seats", "preset"), [(4, "standard"), (8, "standard"), (4, "persian"), (8, "five-thousand")]
 )
