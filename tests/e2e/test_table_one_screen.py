@@ -234,6 +234,36 @@ def test_a_table_full_of_melds_still_fits_a_phone_screen(browser, live_server_ur
 
 
 @pytest.mark.e2e
+def test_a_hand_of_twenty_one_cards_scrolls_in_its_box_not_the_page(browser, live_server_url):
+    """After taking a whole pile (Throw-down) a hand of 21 cards made the page 444 px wide
+    at 360 px: each card kept a strip of at least 1.2rem."""
+    from tests.engine.helpers import arrange
+
+    table_id, _version = bot_table(2, stacked=False)
+    long_hand = " ".join(f"{r}{s}" for s in "CD" for r in "A23456789TJ")[:62]
+
+    def long_hand_to_play() -> int:
+        table = Table.objects.get(pk=table_id)
+        state = arrange("standard", 2, to_move=0, phase="play", hands={0: long_hand})
+        redeal(table, dealer=1, state=state)
+        broadcast.table_changed(table.pk, table.version)
+        return table.version
+
+    version = on_server_side(long_hand_to_play)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector(f'#table-state[data-version="{version}"]')
+        assert page.locator("#my-hand .hand-card").count() == 21
+        assert_one_screen(page, "21 cards at 360x740")
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     ("seats", "preset"), [(4, "standard"), (8, "standard"), (4, "persian"), (8, "five-thousand")]
 )
