@@ -795,8 +795,14 @@ def _extra_text(action: dict[str, Any], call: str = "Rummy") -> str:
     if kind == "pass_upcard":
         return "Pass on the up-card"
     if kind == "play_natural":
-        label = card(action["card"])["label"]
-        return f"Put the {label} in front of you (for the wild card in meld {action['meld']})"
+        # A phone shows "Put the 8♥ in front (meld 1)": the whole sentence took two lines
+        # there and pushed the table below the screen. Screen readers hear all of it.
+        return format_html(
+            'Put the {} in front<span class="on-wide"> of you</span> '
+            '(<span class="on-wide">for the wild card in </span>meld {})',
+            card(action["card"])["label"],
+            action["meld"],
+        )
     return f"Put the {card(action['card'])['label']} in place of the joker in meld {action['meld']}"
 
 

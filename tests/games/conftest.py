@@ -59,9 +59,7 @@ def play_one(table: Table, rng: random.Random, *, seat: int | None = None):
     )
 
 
-def redeal(
-    table: Table, *, dealer: int, deck=None, seed: int | None = None, state=None
-) -> None:
+def redeal(table: Table, *, dealer: int, deck=None, seed: int | None = None, state=None) -> None:
     """Replace the current hand with a known deal (a test-only shortcut past the shuffle),
     or with ``state``, a position arranged further on (tests.engine.helpers.arrange)."""
     from games.models import Hand
