@@ -305,10 +305,10 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
     sentence counts the cards instead.
     """
     who = _name(names, action.seat)
+    call = getattr(getattr(state, "rules", None), "claims_word", "Rummy")
     if isinstance(action, DrawStock):
         return f"{who} drew from the stock"
     if isinstance(action, TakeDiscard | ClaimRummy):
-        call = getattr(getattr(state, "rules", None), "claims_word", "Rummy")
         verb = "took" if isinstance(action, TakeDiscard) else f"called {call} and took"
         pile = getattr(state, "discard", None)
         above = action.depth
@@ -339,9 +339,9 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
     if isinstance(action, Discard):
         return f"{who} discarded the {card_label(action.card)}"
     if isinstance(action, PassClaim):
-        return f"{who} did not call Rummy"
+        return f"{who} did not call {call}"
     if isinstance(action, CloseClaims):
-        return "The time to call Rummy ran out"
+        return f"The time to call {call} ran out"
     if isinstance(action, DeclineDraw):
         return f"{who} chose not to take from the pile, which ends the hand"
     if isinstance(action, PassUpcard):

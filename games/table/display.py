@@ -598,13 +598,14 @@ def last_event(
     the clock made for ``told_seat``, whose bar says that in its own words (clock_turn)."""
     if not view["history"]:
         return None
+    call = claim_word(view)
     if not clock_moves:  # the usual case: one event to read, not the hand's history
-        return engine.Event.from_json(view["history"][-1]).text(list(names))
+        return engine.Event.from_json(view["history"][-1]).text(list(names), call)
     events = [engine.Event.from_json(item) for item in view["history"]]
     made = clock_marks(events, clock_moves)[-1]
     if made and told_seat is not None and events[-1].seat == told_seat:
         return None
-    return _log_line(events[-1], made, names)
+    return _log_line(events[-1], made, names, call)
 
 
 def action_log(
@@ -615,13 +616,14 @@ def action_log(
 ) -> list[str]:
     """The hand's public history in words, newest last. A move the turn clock made (its
     ``Move.seq`` in ``clock_moves``) says so, so nobody reads it as the player's choice."""
+    call = claim_word(view)
     if not clock_moves:
         shown = [engine.Event.from_json(item) for item in view["history"][-limit:]]
-        return [event.text(list(names)) for event in shown]
+        return [event.text(list(names), call) for event in shown]
     events = [engine.Event.from_json(item) for item in view["history"]]
     marks = clock_marks(events, clock_moves)
     return [
-        _log_line(event, mark, names)
+        _log_line(event, mark, names, call)
         for event, mark in zip(events[-limit:], marks[-limit:], strict=True)
     ]
 
@@ -646,8 +648,8 @@ def _own_events(numbers: Sequence[int]) -> list[bool]:
     return [n != (numbers[i - 1] if i else 0) for i, n in enumerate(numbers)]
 
 
-def _log_line(event: Any, clock_made: bool, names: Sequence[str]) -> str:
-    text = event.text(list(names))
+def _log_line(event: Any, clock_made: bool, names: Sequence[str], call: str = "Rummy") -> str:
+    text = event.text(list(names), call)
     if not clock_made:
         return text
     # The name once: "Time ran out, so the clock played for Ann: Ann discarded..." said it twice.
