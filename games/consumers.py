@@ -333,9 +333,14 @@ class TableConsumer(
         text = frame.get("text")
         if not isinstance(text, str):
             raise ProtocolError("malformed", "A chat message needs text.")
-        await db(guarded(self.account_check, chat.chat_post))(
-            table_id=self.table_id, user=self.user, text=text
-        )
+        try:
+            await db(guarded(self.account_check, chat.chat_post))(
+                table_id=self.table_id, user=self.user, text=text
+            )
+        except shared.TableError as exc:
+            # Said in the chat panel, under the line that was refused: the move error sits
+            # under the table's buttons, hidden behind the open panel.
+            await self._send_error(frame.get("id"), exc.code, exc.message, target="chat-error")
 
     # --- from the group --------------------------------------------------------------------
 
@@ -445,7 +450,13 @@ class TableConsumer(
         await self.send(text_data=presenters.encode(payload))
 
     async def _send_error(
-        self, frame_id: Any, code: str, message: str, *, version: int | None = None
+        self,
+        frame_id: Any,
+        code: str,
+        message: str,
+        *,
+        version: int | None = None,
+        target: str = "move-error",
     ) -> None:
         if self.json_mode:
             payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -456,7 +467,7 @@ class TableConsumer(
             await self._send_json(payload)
         else:
             names = await db(self._names)()
-            await self.send(text_data=presenters.error_html(code, message, names))
+            await self.send(text_data=presenters.error_html(code, message, names, target=target))
 
 
 def _submit_move(**kwargs: Any) -> tuple[shared.MoveOutcome, list[broadcast.Message]]:

@@ -7,6 +7,7 @@ shows its refusals in the form too.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django import forms
@@ -241,9 +242,35 @@ def _fixed_attr(info: engine.OptionInfo) -> str:
     fixed = []
     for name, preset in engine.PRESETS.items():
         settled = {option for option, _why in preset.fixed_options}
-        if info.name in settled or (info.name == "jokers" and not preset.jokers_option):
+        if (
+            info.name in settled
+            or (info.name == "jokers" and not preset.jokers_option)
+            or _refused_alone(info.name, name)
+        ):
             fixed.append(name)
     return " ".join(fixed)
+
+
+@cache
+def _refused_alone(option: str, preset: str) -> bool:
+    """The engine refuses any change of this option in ``preset`` (Michigan's target score,
+    a single hand; Persian's thirty-point rule, scored by side): offering it only earns a
+    refusal. Options hidden for another reason (another preset's, a switch that is off) are
+    left to that rule."""
+    info = engine.OPTIONS[option]
+    if option in NEEDS or _only_for(info):
+        return False
+    default = info.default_for(preset)
+    if info.type == "bool":
+        other: Any = not default
+    else:
+        low, high = info.allowed
+        other = high if default == low else low
+    try:
+        engine.make_rules(preset, **{option: other})
+    except engine.RulesError:
+        return True
+    return False
 
 
 def _attr_value(value: Any) -> str:

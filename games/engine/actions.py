@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from .cards import card_label, is_card, is_reading, labels
+from .cards import card_label, is_card, is_reading, labels, labels_read
 from .errors import IllegalAction
 from .scatter import over
 
@@ -305,10 +305,10 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
     sentence counts the cards instead.
     """
     who = _name(names, action.seat)
+    call = getattr(getattr(state, "rules", None), "claims_word", "Rummy")
     if isinstance(action, DrawStock):
         return f"{who} drew from the stock"
     if isinstance(action, TakeDiscard | ClaimRummy):
-        call = getattr(getattr(state, "rules", None), "claims_word", "Rummy")
         verb = "took" if isinstance(action, TakeDiscard) else f"called {call} and took"
         pile = getattr(state, "discard", None)
         above = action.depth
@@ -324,10 +324,9 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
             return f"{who} {verb} the {card}{tail} from the pile"
         return f"{who} {verb} the card at depth {action.depth}{tail} from the pile"
     if isinstance(action, Meld):
-        text = f"{who} melded {labels(action.cards)}"
-        if action.reading is not None and action.reading != action.cards:
-            text += f" as {labels(action.reading)}"
-        return text
+        if action.reading is None:
+            return f"{who} melded {labels(action.cards)}"
+        return f"{who} melded {labels_read(action.cards, action.reading)}"
     if isinstance(action, LayOff):
         text = f"{who} laid off the {card_label(action.card)} on meld {action.meld}"
         if action.reading is not None and action.reading != action.card:
@@ -340,9 +339,9 @@ def describe_action(action: Action, names: list[str] | None = None, state: Any =
     if isinstance(action, Discard):
         return f"{who} discarded the {card_label(action.card)}"
     if isinstance(action, PassClaim):
-        return f"{who} did not call Rummy"
+        return f"{who} did not call {call}"
     if isinstance(action, CloseClaims):
-        return "The time to call Rummy ran out"
+        return f"The time to call {call} ran out"
     if isinstance(action, DeclineDraw):
         return f"{who} chose not to take from the pile, which ends the hand"
     if isinstance(action, PassUpcard):

@@ -88,7 +88,21 @@ def card_name(code: str) -> str:
 
 def labels(cards: Iterable[str]) -> str:
     """ "7♥, 8♥ and 9♥": a list of cards for a sentence."""
-    names = [card_label(code) for code in cards]
+    return _listed([card_label(code) for code in cards])
+
+
+def labels_read(cards: Iterable[str], reading: Iterable[str]) -> str:
+    """ "6♣, 7♣ and Joker as 8♣": a meld's cards for a sentence, each wild card with what it
+    stands for. (The cards, then the whole reading, said most of them twice.)"""
+    return _listed(
+        [
+            card_label(code) if code == read else f"{card_label(code)} as {card_label(read)}"
+            for code, read in zip(cards, reading, strict=True)
+        ]
+    )
+
+
+def _listed(names: list[str]) -> str:
     if not names:
         return "no cards"
     if len(names) == 1:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import RANK_LABELS, card_label, labels
+from .cards import RANK_LABELS, card_label, labels_read
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +46,9 @@ class Event:
         )
         return cls(str(data["kind"]), int(data["seat"]), details)
 
-    def text(self, names: list[str] | None = None) -> str:
-        """The event as a sentence for the table's log."""
+    def text(self, names: list[str] | None = None, call: str = "Rummy") -> str:
+        """The event as a sentence for the table's log. ``call``: what claiming a discard is
+        called at the table (``Rules.claims_word``: "Stop" in michigan)."""
         who = _who(names, self.seat)
         kind = self.kind
         if kind == "deal" and self.get("face_up"):
@@ -76,13 +77,11 @@ class Event:
             cards = self.get("cards")
             above = len(cards) - 1
             tail = "" if not above else f" and {above} card{'s' if above > 1 else ''} above it"
-            verb = "took" if kind == "take_discard" else "called Rummy and took"
+            verb = "took" if kind == "take_discard" else f"called {call} and took"
             return f"{who} {verb} the {card_label(cards[0])}{tail} from the pile"
         if kind == "meld":
-            text = f"{who} melded {labels(self.get('cards'))} (meld {self.get('meld')})"
-            if tuple(self.get("cards")) != tuple(self.get("reading")):
-                text += f" as {labels(self.get('reading'))}"
-            return text
+            melded = labels_read(self.get("cards"), self.get("reading") or self.get("cards"))
+            return f"{who} melded {melded} (meld {self.get('meld')})"
         if kind == "lay_off":
             text = f"{who} laid off the {card_label(self.get('card'))} on meld {self.get('meld')}"
             if self.get("card") != self.get("reading"):
@@ -98,11 +97,11 @@ class Event:
         if kind == "discard":
             return f"{who} discarded the {card_label(self.get('card'))}"
         if kind == "claim_window":
-            return "Rummy may be called on the pile"
+            return f"{call} may be called on the pile"
         if kind == "pass_claim":
-            return f"{who} did not call Rummy"
+            return f"{who} did not call {call}"
         if kind == "close_claims":
-            return "The time to call Rummy ran out"
+            return f"The time to call {call} ran out"
         if kind == "stock_refilled":
             return f"The discard pile but its top card ({self.get('cards')} cards) became the stock"
         if kind == "decline_draw":

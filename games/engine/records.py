@@ -426,12 +426,13 @@ def hand_record(state: HandState, names: Sequence[str] | None = None) -> str:
     lines.append("")
     named = list(names) if names else None
     moves = (event for event in state.history if event.kind not in _SYSTEM_EVENTS)
-    texts = {number: event.text(named) for number, event in enumerate(moves, start=1)}
+    call = rules.claims_word
+    texts = {number: event.text(named, call) for number, event in enumerate(moves, start=1)}
     for number, action in enumerate(state.actions, start=1):
         comment = texts.get(number, "")
         lines.append(f"{number}. {_move_text(action)}" + (f"  ; {comment}" if comment else ""))
     if state.end is not None:
-        lines.append(f"; {state.history[-1].text(named)}")
+        lines.append(f"; {state.history[-1].text(named, call)}")
     return "\n".join(lines) + "\n"
 
 

@@ -23,12 +23,14 @@ def rating_chart(values: Sequence[float], *, label: str) -> SafeString:
     low, high = min(values), max(values)
     span = (high - low) or 1.0
     step = (WIDTH - 2 * PAD) / max(len(values) - 1, 1)
+    # One game is one point: in the middle, not on top of its own label at the left edge.
+    first = PAD if len(values) > 1 else WIDTH / 2
 
     def y(value: float) -> float:
         return HEIGHT - PAD - (value - low) / span * (HEIGHT - 2 * PAD)
 
-    points = " ".join(f"{PAD + i * step:.1f},{y(v):.1f}" for i, v in enumerate(values))
-    last_x, last_y = PAD + (len(values) - 1) * step, y(values[-1])
+    points = " ".join(f"{first + i * step:.1f},{y(v):.1f}" for i, v in enumerate(values))
+    last_x, last_y = first + (len(values) - 1) * step, y(values[-1])
     ticks = format_html_join(
         "",
         '<text class="chart-tick" x="4" y="{}">{}</text>',

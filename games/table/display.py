@@ -110,8 +110,8 @@ def _with_faces(info: dict[str, Any]) -> dict[str, Any]:
         )
     if info.get("owner_name"):
         aria += f", scored by {info['owner_name']}"
-        # On the table a card shows its scorer's seat token (the same as on their seat) only
-        # where it differs from the meld's owner; the replay keeps the initial.
+        # A card shows its scorer's seat token (the same as on their seat) only where it
+        # differs from the meld's owner, on the table and in the replay alike.
         mark = info.get("owner_mark", info["owner_name"][:1].upper())
         if mark:
             marks += format_html(
@@ -338,10 +338,28 @@ def side_sheet(
     return {"columns": columns, "rows": out}
 
 
+def melders(history: Sequence[Any]) -> dict[int, int]:
+    """Meld id -> the seat that laid the meld down, from the hand's "meld" events (a view's
+    JSON or the engine's Events). The engine credits each card to the seat that scores it,
+    and a card laid off at a run's low end becomes its first card: the first card's scorer
+    is not always the melder."""
+    out = {}
+    for event in history:
+        if isinstance(event, dict):
+            if event.get("kind") == "meld":
+                out[event["meld"]] = event["seat"]
+        elif event.kind == "meld":
+            out[event.get("meld")] = event.seat
+    return out
+
+
 def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
     """Melds with every card marked with the seat that scores it."""
     out = []
+    laid = melders(view.get("history") or ())
     for meld in view["melds"]:
+        first = meld["cards"][0]["owner"] if meld["cards"] else -1
+        laid_by = laid.get(meld["id"], first)
         items = []
         for entry in meld["cards"]:
             owner = entry["owner"]
@@ -349,7 +367,6 @@ def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, An
             stands_for = None
             if entry["card"] != reading:  # a joker or a wild card (oklahoma's deuces)
                 stands_for = engine.card_label(reading)
-            laid_by = meld["cards"][0]["owner"] if meld["cards"] else owner
             items.append(
                 card(
                     entry["card"],
@@ -359,14 +376,13 @@ def table_melds(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, An
                     stands_for=stands_for,
                 )
             )
-        owner = meld["cards"][0]["owner"] if meld["cards"] else -1
         out.append(
             {
                 "id": meld["id"],
                 "kind": meld["kind"],
                 "cards": items,
-                "owner": owner,
-                "owner_name": _name(names, owner),
+                "owner": laid_by,
+                "owner_name": _name(names, laid_by),
             }
         )
     return out
@@ -559,7 +575,8 @@ def status_text(
     if phase == "claim":
         call = claim_word(view)
         if mine:
-            return f"{call} may be called: call it on a playable discard, or pass."
+            # Not "Rummy may be called" again: the claim window's event just said that.
+            return f"Your chance to call {call}: pick a playable discard, or pass."
         return f"Waiting for the other players to call {call} or pass."
     if not to_act:
         return ""
@@ -609,13 +626,14 @@ def last_event(
     the clock made for ``told_seat``, whose bar says that in its own words (clock_turn)."""
     if not view["history"]:
         return None
+    call = claim_word(view)
     if not clock_moves:  # the usual case: one event to read, not the hand's history
-        return engine.Event.from_json(view["history"][-1]).text(list(names))
+        return engine.Event.from_json(view["history"][-1]).text(list(names), call)
     events = [engine.Event.from_json(item) for item in view["history"]]
     made = clock_marks(events, clock_moves)[-1]
     if made and told_seat is not None and events[-1].seat == told_seat:
         return None
-    return _log_line(events[-1], made, names)
+    return _log_line(events[-1], made, names, call)
 
 
 def action_log(
@@ -626,13 +644,14 @@ def action_log(
 ) -> list[str]:
     """The hand's public history in words, newest last. A move the turn clock made (its
     ``Move.seq`` in ``clock_moves``) says so, so nobody reads it as the player's choice."""
+    call = claim_word(view)
     if not clock_moves:
         shown = [engine.Event.from_json(item) for item in view["history"][-limit:]]
-        return [event.text(list(names)) for event in shown]
+        return [event.text(list(names), call) for event in shown]
     events = [engine.Event.from_json(item) for item in view["history"]]
     marks = clock_marks(events, clock_moves)
     return [
-        _log_line(event, mark, names)
+        _log_line(event, mark, names, call)
         for event, mark in zip(events[-limit:], marks[-limit:], strict=True)
     ]
 
@@ -657,11 +676,12 @@ def _own_events(numbers: Sequence[int]) -> list[bool]:
     return [n != (numbers[i - 1] if i else 0) for i, n in enumerate(numbers)]
 
 
-def _log_line(event: Any, clock_made: bool, names: Sequence[str]) -> str:
-    text = event.text(list(names))
+def _log_line(event: Any, clock_made: bool, names: Sequence[str], call: str = "Rummy") -> str:
+    text = event.text(list(names), call)
     if not clock_made:
         return text
-    return f"Time ran out, so the clock played for {_name(names, event.seat)}: {text}"
+    # The name once: "Time ran out, so the clock played for Ann: Ann discarded..." said it twice.
+    return f"{text} (time ran out: the clock played)"
 
 
 def clock_turn(
@@ -805,8 +825,14 @@ def _extra_text(action: dict[str, Any], call: str = "Rummy") -> str:
     if kind == "pass_upcard":
         return "Pass on the up-card"
     if kind == "play_natural":
-        label = card(action["card"])["label"]
-        return f"Put the {label} in front of you (for the wild card in meld {action['meld']})"
+        # A phone shows "Put the 8♥ in front (meld 1)": the whole sentence took two lines
+        # there and pushed the table below the screen. Screen readers hear all of it.
+        return format_html(
+            'Put the {} in front<span class="on-wide"> of you</span> '
+            '(<span class="on-wide">for the wild card in </span>meld {})',
+            card(action["card"])["label"],
+            action["meld"],
+        )
     return f"Put the {card(action['card'])['label']} in place of the joker in meld {action['meld']}"
 
 
@@ -1071,26 +1097,30 @@ def replay_steps(final: Any, names: Sequence[str]) -> list[dict[str, Any]]:
     return steps
 
 
-def _replay_melds(melds: Sequence[Any], names: Sequence[str]) -> list[dict[str, Any]]:
+def _replay_melds(
+    melds: Sequence[Any], names: Sequence[str], laid: dict[int, int] | None = None
+) -> list[dict[str, Any]]:
     """The melds grouped by the seat that laid each down, in seat order, one list per seat.
 
-    Every card keeps the name of the seat it scores for (lay-offs may be someone else's)
-    and, for a joker or a wild card, the card it stands for.
+    Every card keeps the name of the seat it scores for, and, as on the table, a card
+    another seat laid off carries that seat's token (initials repeat: "Easy bot 2" and
+    "Easy bot 3"); a joker or a wild card shows the card it stands for. ``laid``: meld id
+    -> melder (``melders`` of the hand's history).
     """
     by_owner: dict[int, list[dict[str, Any]]] = {}
     for meld in melds:
+        # Without the history: the seat credited with most of the meld laid it down.
+        counts = Counter(meld.owners)
+        melder = (laid or {}).get(meld.id, min(counts, key=lambda seat: (-counts[seat], seat)))
         cards = [
             card(
                 c,
                 owner_name=_name(names, owner),
+                owner_mark=seat_token(owner) if owner != melder else "",
                 stands_for=engine.card_label(reading) if c != reading else None,
             )
             for c, reading, owner in zip(meld.cards, meld.reading, meld.owners, strict=True)
         ]
-        # The engine keeps no melder: the seat credited with most of the meld laid it down
-        # (lay-offs come one card at a time, so they rarely outnumber the first three).
-        counts = Counter(meld.owners)
-        melder = min(counts, key=lambda seat: (-counts[seat], seat))
         by_owner.setdefault(melder, []).append({"id": meld.id, "cards": cards})
     return [
         {"seat": seat, "name": _name(names, seat), "melds": by_owner[seat]}
@@ -1106,8 +1136,11 @@ def _position(state: Any, number: int, text: str, names: Sequence[str]) -> dict[
             {"seat": seat, "name": _name(names, seat), "cards": [card(c) for c in hand]}
             for seat, hand in enumerate(state.hands)
         ],
-        "melds": _replay_melds(state.melds, names),
-        "fronts": [card(c, owner_name=_name(names, owner)) for owner, c, _meld in state.fronts],
+        "melds": _replay_melds(state.melds, names, melders(state.history)),
+        "fronts": [
+            card(c, owner_name=_name(names, owner), owner_mark=seat_token(owner))
+            for owner, c, _meld in state.fronts
+        ],
         "discard": [card(c) for c in state.discard],
         "stock_count": len(state.stock),
     }

@@ -464,10 +464,15 @@ def presence_html(presence: dict[str, Any]) -> str:
     return render_to_string("games/partials/presence.html", {"presence": presence})
 
 
-def error_html(code: str, message: str, names: list[str] | None = None) -> str:
+def error_html(
+    code: str, message: str, names: list[str] | None = None, *, target: str = "move-error"
+) -> str:
+    """A refusal for the page, swapped into ``target`` (move-error, or chat-error for chat)."""
     if names:
         message = display.named_seats(message, names)
-    return render_to_string("games/partials/error.html", {"code": code, "message": message})
+    return render_to_string(
+        "games/partials/error.html", {"code": code, "message": message, "target": target}
+    )
 
 
 def chat_payload(message_id: int, user: Any, *, json_mode: bool) -> Any:

@@ -15,6 +15,14 @@
       { code: "...", swap: false, error: true },
     ];
   }
+  // The refusal shows above the list: a Join pressed further down would show nothing in
+  // sight, so the message is brought into view (focus stays on the button pressed).
+  document.addEventListener("htmx:oobAfterSwap", () => {
+    const error = document.getElementById("lobby-error");
+    if (error && error.textContent.trim()) {
+      error.scrollIntoView({ block: "center" });
+    }
+  });
   const socket = document.getElementById("lobby-socket");
   const status = document.getElementById("connection-lobby");
   if (socket && status) {

@@ -242,6 +242,15 @@
     }
   }
 
+  // A push may replace the hand while a card is being dragged: the drag goes on with that
+  // card's element in the new hand (moving the old one into it put a second copy there).
+  function liveCard(card) {
+    if (!card || card.isConnected) {
+      return card;
+    }
+    return handButtons().find((button) => button.dataset.card === card.dataset.card) || null;
+  }
+
   let dragged = null;
   root.addEventListener("dragstart", (event) => {
     const card = event.target.closest && event.target.closest(".hand-card");
@@ -258,6 +267,7 @@
   });
   root.addEventListener("drop", (event) => {
     const over = event.target.closest && event.target.closest(".hand-card");
+    dragged = liveCard(dragged);
     if (dragged && over && over !== dragged) {
       event.preventDefault();
       const buttons = handButtons();
@@ -281,8 +291,8 @@
   let swallowClick = false;
 
   function endPointerDrag() {
-    if (pointerDrag && pointerDrag.moving) {
-      const card = pointerDrag.card;
+    const card = pointerDrag && liveCard(pointerDrag.card);
+    if (card && pointerDrag.moving) {
       card.classList.remove("dragging");
       saveOwnOrder();
       applySort();
@@ -313,7 +323,15 @@
     if (!pointerDrag || event.pointerId !== pointerDrag.id) {
       return;
     }
-    const card = pointerDrag.card;
+    const card = liveCard(pointerDrag.card);
+    if (!card) {
+      pointerDrag = null; // the card left the hand (played from another tab)
+      return;
+    }
+    if (card !== pointerDrag.card && pointerDrag.moving) {
+      card.classList.add("dragging");
+    }
+    pointerDrag.card = card;
     if (!pointerDrag.moving) {
       if (Math.abs(event.clientX - pointerDrag.x) < DRAG_START_PX) {
         return;
@@ -561,6 +579,12 @@
       hintOn = !hintOn;
       store.set("rummy.hint", hintOn ? "on" : "off");
       applyHint();
+      // Turned on with nothing to mark, the hint would look broken: say so.
+      if (hintOn && !document.querySelector("#my-hand .hint-card")) {
+        showError("Nothing in your hand can be melded or laid off now.");
+      } else {
+        clearError();
+      }
     } else if (target.classList.contains("panel-toggle")) {
       togglePanel(target);
     } else if (target.dataset.close === "hand-end") {
@@ -684,6 +708,10 @@
     const discards = document.querySelector("#pile .discards");
     if (discards) {
       discards.scrollLeft = discards.scrollWidth;
+    }
+    const scattered = document.querySelector("#pile .pile-fan-scattered");
+    if (scattered) {
+      scattered.scrollTop = scattered.scrollHeight;
     }
   }
 
@@ -961,6 +989,8 @@
 
   // --- chat --------------------------------------------------------------------------------
 
+  let unsent = ""; // the last line sent, put back in the box if the server refuses it
+
   document.addEventListener("submit", (event) => {
     if (event.target.id !== "chat-form") {
       return;
@@ -969,8 +999,24 @@
     const input = byId("chat-input");
     const text = input.value.trim();
     if (text) {
+      const error = byId("chat-error");
+      if (error) {
+        error.textContent = "";
+      }
       sendChat(text);
+      unsent = text;
       input.value = "";
+    }
+  });
+
+  // A refused line (too fast, too long) comes back in #chat-error: the words go back into
+  // the box, so the player can send them again instead of typing them anew.
+  document.addEventListener("htmx:oobAfterSwap", (event) => {
+    const target = event.detail.target;
+    const error = byId("chat-error");
+    const input = byId("chat-input");
+    if (target && target.id === "chat-error" && error && error.textContent.trim() && input && !input.value) {
+      input.value = unsent;
     }
   });
 
@@ -1111,6 +1157,17 @@
       }
     }
   });
+  // A seat's presence comes alone (games/partials/presence.html) to every page at the table,
+  // but a player's page draws no presence for their own seat while they play (their hand
+  // takes its place): one with nowhere to go is dropped here, not reported by htmx as an
+  // error in the console.
+  root.addEventListener("htmx:wsBeforeMessage", (event) => {
+    const message = event.detail.message;
+    const lone = typeof message === "string" && /^\s*<span id="(presence-\d+-now)"/.exec(message);
+    if (lone && !byId(lone[1])) {
+      event.preventDefault();
+    }
+  });
   // A push replaces whole regions; focus on an element with an id there (the summary's
   // heading, a button) would fall to the page's body: put it back on the new element.
   let focusedId = "";
@@ -1127,6 +1184,49 @@
       again.focus({ preventScroll: true });
     }
     refresh();
+  });
+
+  // Cards and the buttons on melds and the pile have no id: focus on one died with the region
+  // every push replaces (a bot's move too), and a keyboard player was sent back to the top of
+  // the page. It goes back to the same card, or the card now at its place in the hand; from
+  // the stock or the pile, to the card just drawn; from a meld's button, to that meld's.
+  let focusedPlace = null;
+  root.addEventListener("htmx:wsBeforeMessage", () => {
+    const active = document.activeElement;
+    const card = active && active.closest && active.closest("#my-hand .hand-card");
+    if (card) {
+      focusedPlace = { card: card.dataset.card, at: handButtons().indexOf(card) };
+    } else if (active && active.classList && active.classList.contains("lay-off-button")) {
+      focusedPlace = { meld: active.dataset.meld };
+    } else if (active && (active.id === "draw-button" || (active.classList && active.classList.contains("pile-pick")))) {
+      focusedPlace = { drawn: true };
+    } else {
+      focusedPlace = null;
+    }
+  });
+  root.addEventListener("htmx:wsAfterMessage", () => {
+    const place = focusedPlace;
+    focusedPlace = null;
+    const active = document.activeElement;
+    if (!place || (active && active !== document.body)) {
+      return;
+    }
+    const buttons = handButtons();
+    let target = null;
+    if (place.meld) {
+      target = document.querySelector(`#melds .lay-off-button[data-meld="${place.meld}"]`);
+    } else if (place.card) {
+      target = buttons.find((button) => button.dataset.card === place.card);
+    }
+    if (!target && place.drawn) {
+      target = buttons.find((button) => button.classList.contains("just-drawn"));
+    }
+    if (!target && buttons.length) {
+      target = buttons[Math.min(Math.max(place.at || 0, 0), buttons.length - 1)];
+    }
+    if (target) {
+      target.focus({ preventScroll: true });
+    }
   });
 
   const sound = byId("sound-toggle");

@@ -53,3 +53,29 @@ def test_the_header_with_my_page_and_account_links_fits_a_phone(page: Any, live_
     assert nav.get_by_role("link", name="Account").is_visible()
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
+
+
+@pytest.mark.e2e
+def test_a_join_refused_far_down_the_list_brings_the_reason_into_sight(page: Any, live_server_url):
+    """Alice plays at a running table and presses "Join" on the last of many open tables: the
+    one-game rule's message above the list comes into view (it once stayed 2,700 px above)."""
+    from tests.e2e.test_table_play import on_server_side
+    from tests.games.conftest import start_table
+
+    for n in range(3):
+        host = User.objects.create_user(f"host{n}", f"h{n}@example.com", "x", display_name=f"H{n}")
+        for m in range(2):
+            tables.table_create(
+                host=host, name=f"Game {n}{m}", preset="standard", options={}, num_seats=3,
+                turn_seconds=60,
+            )  # fmt: skip
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_up(page, live_server_url, "alice", "Alice")
+    on_server_side(lambda: start_table(User.objects.get(username="alice")))
+    page.reload()
+    page.wait_for_selector("#connection-lobby:text('live')")
+    page.get_by_role("button", name="Join Game 21").click()  # scrolled to, far down
+    error = page.locator("#lobby-error")
+    error.filter(has_text="one running game at a time").wait_for()
+    box = error.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box

@@ -43,7 +43,9 @@ def log_in(page: Any, base: str, username: str) -> None:
     page.wait_for_load_state()
 
 
-def bot_table(seats: int, *, stacked: bool) -> tuple[int, int]:
+def bot_table(
+    seats: int, *, stacked: bool, preset: str = "standard", **options: Any
+) -> tuple[int, int]:
     """Alice and bots at a started table, Alice to play first; returns (table, version)."""
 
     def work() -> tuple[int, int]:
@@ -53,8 +55,8 @@ def bot_table(seats: int, *, stacked: bool) -> tuple[int, int]:
         table = tables.table_create(
             host=alice,
             name=f"{seats} seats",
-            preset="standard",
-            options={},
+            preset=preset,
+            options=options,
             num_seats=seats,
             turn_seconds=300,
             fill_with_bots=True,
@@ -86,6 +88,18 @@ def play_bots(table_id: int) -> None:
     on_server_side(work)
 
 
+def box_of(locator: Any) -> Any:
+    """The element's box; a push may be swapping its region in at this instant, so a box
+    that is not there yet is asked for again once the new element is drawn."""
+    box = None
+    for _attempt in range(3):
+        locator.first.wait_for(state="visible")
+        box = locator.bounding_box()
+        if box is not None:
+            break
+    return box
+
+
 def assert_one_screen(page: Any, where: str) -> None:
     """The hand, the stock's draw control and the discard control are in view; no page scroll."""
     page.locator("#my-hand .hand-cards").first.wait_for(state="visible")
@@ -100,9 +114,7 @@ def assert_one_screen(page: Any, where: str) -> None:
         if page.locator(selector).count():
             boxes.append(selector)
     for selector in boxes:
-        # A push may be swapping the region in at this instant: wait until it is drawn.
-        page.locator(selector).first.wait_for(state="visible")
-        box = page.locator(selector).bounding_box()
+        box = box_of(page.locator(selector))
         assert box is not None, f"{where}: {selector} is not shown"
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (where, selector, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, (where, selector, box)
@@ -143,7 +155,7 @@ def test_a_whole_hand_against_a_bot_fits_one_screen(
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
-        table_id, version = bot_table(2, stacked=True)
+        table_id, version = bot_table(2, stacked=True, target=50)
         log_in(page, live_server_url, "alice")
         page.goto(f"{live_server_url}/tables/{table_id}/")
         page.wait_for_selector(f'#table-state[data-version="{version}"]')
@@ -176,28 +188,114 @@ def test_a_whole_hand_against_a_bot_fits_one_screen(
         assert "went out" in page.locator("#hand-end").inner_text()
         scroll = page.evaluate("document.documentElement.scrollHeight")
         assert scroll <= height, "the hand-end summary opens over the table, not below it"
+        # Her hand ends the game (target 50): the game's end does not cover the summary (at
+        # 1280 px it once lay over all of it but its heading).
+        page.wait_for_selector("#game-end:not([hidden])")
+        summary, end = box_of(page.locator("#hand-end")), box_of(page.locator("#game-end"))
+        assert summary["y"] + summary["height"] <= end["y"] + 1, (summary, end)
     finally:
         context.close()
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize("seats", [4, 8])
+def test_a_table_full_of_melds_still_fits_a_phone_screen(browser, live_server_url):
+    """Sixteen melds scroll inside their own area. The words only screen readers hear (each
+    meld's "Meld 7: a run") were placed against the page, not that area, and made the page
+    longer than the screen once the melds did not fit."""
+    from tests.engine.helpers import arrange
+
+    table_id, _version = bot_table(2, stacked=False)
+    runs = [f"A{s} 2{s} 3{s}" for s in "CDHS"] + [f"4{s} 5{s} 6{s}" for s in "CDHS"]
+    runs += [f"7{s} 8{s} 9{s}" for s in "CDHS"] + [f"T{s} J{s} Q{s}" for s in "CDHS"]
+
+    def many_melds() -> int:
+        table = Table.objects.get(pk=table_id)
+        state = arrange(
+            "standard", 2, to_move=0, phase="play", discard="KS", stock="",
+            hands={0: "KC KD", 1: "KH"},
+            melds=[(i % 2, run) for i, run in enumerate(runs)],
+        )  # fmt: skip
+        redeal(table, dealer=1, state=state)
+        broadcast.table_changed(table.pk, table.version)
+        return table.version
+
+    version = on_server_side(many_melds)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector(f'#table-state[data-version="{version}"]')
+        assert page.locator("#melds .meld").count() == 16
+        assert_one_screen(page, "sixteen melds at 360x740")
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
+def test_a_hand_of_twenty_one_cards_scrolls_in_its_box_not_the_page(browser, live_server_url):
+    """After taking a whole pile (Throw-down) a hand of 21 cards made the page 444 px wide
+    at 360 px: each card kept a strip of at least 1.2rem."""
+    from tests.engine.helpers import arrange
+
+    table_id, _version = bot_table(2, stacked=False)
+    long_hand = " ".join(f"{r}{s}" for s in "CD" for r in "A23456789TJ")[:62]
+
+    def long_hand_to_play() -> int:
+        table = Table.objects.get(pk=table_id)
+        state = arrange("standard", 2, to_move=0, phase="play", hands={0: long_hand})
+        redeal(table, dealer=1, state=state)
+        broadcast.table_changed(table.pk, table.version)
+        return table.version
+
+    version = on_server_side(long_hand_to_play)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector(f'#table-state[data-version="{version}"]')
+        assert page.locator("#my-hand .hand-card").count() == 21
+        assert_one_screen(page, "21 cards at 360x740")
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(
+    ("seats", "preset"), [(4, "standard"), (8, "standard"), (4, "persian"), (8, "five-thousand")]
+)
 def test_larger_tables_fit_a_phone_screen(
     browser,
     live_server_url,
     seats,
+    preset,
 ):
-    table_id, _version = bot_table(seats, stacked=False)
+    # Persian: partners, whose "side 2, with ..." badges once widened the page past the screen.
+    # 5000: every seat shows its face-up card, which once pushed the hand below the screen.
+    table_id, _version = bot_table(seats, stacked=False, preset=preset)
     for width, height in SIZES[:2]:
         context = browser.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(15_000)
         page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m, errors=errors: m.type == "error" and errors.append(m.text))
         try:
             log_in(page, live_server_url, "alice")
             page.goto(f"{live_server_url}/tables/{table_id}/")
-            my_turn(page, "draw")
+            if preset != "standard":  # partners drawn, deals by face-up card: seats differ
+                page.wait_for_selector("#my-hand .hand-card")
+            else:
+                my_turn(page, "draw")
             assert page.locator("#players .player").count() == seats - 1
             assert_one_screen(page, f"{seats} seats at {width}x{height}")
+            # Her own seat's presence ("online" once her socket is in) reaches her page too,
+            # which shows no presence for her own seat during play: dropped without an error.
+            page.wait_for_selector("#connection:text('live')")
+            page.wait_for_timeout(500)
+            assert errors == []
             # Compact seats keep their status in sight: every bot says so, the dealer too.
             bots = page.locator("#players .player .badge-bot")
             assert bots.count() == seats - 1
@@ -378,6 +476,47 @@ def test_the_hand_is_rearranged_by_keyboard_and_touch_and_a_reload_keeps_the_ord
 
 
 @pytest.mark.e2e
+def test_a_push_in_the_middle_of_a_touch_drag_leaves_one_copy_of_each_card(
+    browser,
+    live_server_url,
+):
+    """A push (a bot's move, the socket's catch-up) replaced the hand under a finger dragging
+    a card; the drag then moved the old element into the new hand: the card was shown twice."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, _version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        page.wait_for_selector("#connection:text('live')")
+        first = hand_order(page)
+        start, end = box_of(card(page, first[3])), box_of(card(page, first[0]))
+        y, x0, x1 = start["y"] + 20, start["x"] + 6, end["x"] + 6
+        cdp = page.context.new_cdp_session(page)
+
+        def touch(kind: str, x: float) -> None:
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", x0)
+        touch("touchMove", x0 - 15)
+        # what a push does to the hand: the region is replaced by a new copy of itself
+        page.evaluate(
+            "() => { const h = document.getElementById('my-hand'); h.outerHTML = h.outerHTML; }"
+        )
+        touch("touchMove", x1)
+        touch("touchEnd", x1)
+        cdp.detach()
+        order = hand_order(page)
+        assert sorted(order) == sorted(first), order
+        assert order[0] == first[3]
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
 def test_ready_deals_the_next_hand_and_the_summary_stays_until_closed(
     browser,
     live_server_url,
@@ -446,5 +585,70 @@ def test_the_hint_marks_exactly_the_cards_a_legal_meld_or_lay_off_uses(
         assert marked == sorted(set(ALICE) - {"2C"})  # the K♦ drawn and the 2♣ make nothing
         hint.click()
         assert page.locator("#my-hand .hint-card").count() == 0
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
+def test_the_hint_says_so_when_nothing_can_be_melded_or_laid_off(browser, live_server_url):
+    """Pressed with nothing to mark, the hint once looked broken: nothing moved, nothing said."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        table_id, _version = bot_table(2, stacked=False)
+
+        def nothing_to_meld() -> int:
+            table = Table.objects.get(pk=table_id)
+            rules = engine.Rules.from_json(table.rules)
+            hands = {  # nothing melds, with the up-card 9♥ or the J♥ Alice draws
+                0: ["2C", "4D", "6S", "8C", "TD", "QC", "KS", "3H", "5H", "9S", "JD", "AS", "7D"],
+                1: ["AC", "5C", "7C", "JC", "AD", "6D", "8D", "2H", "4H", "6H", "2S", "TS", "3S"],
+            }
+            deck = engine.stack_deck(rules, 2, 1, hands=hands, upcard="9H", stock=["JH"])
+            redeal(table, dealer=1, deck=deck)
+            broadcast.table_changed(table.pk, table.version)
+            return table.version
+
+        version = on_server_side(nothing_to_meld)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector(f'#table-state[data-version="{version}"]')
+        page.wait_for_selector("#connection:text('live')")  # a click before it is refused
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        page.get_by_role("button", name="Hint").click()
+        assert page.locator("#my-hand .hint-card").count() == 0
+        assert "Nothing in your hand can be melded" in page.locator("#move-error").inner_text()
+    finally:
+        context.close()
+
+
+@pytest.mark.e2e
+def test_keyboard_focus_stays_in_the_hand_when_a_push_replaces_it(browser, live_server_url):
+    """Every push replaces the hand: focus on a card once fell back to the page's top, so a
+    keyboard player had to tab back to the hand after each draw, discard and bot move."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    focused = "() => document.activeElement && document.activeElement.dataset.card"
+    try:
+        table_id, _version = bot_table(2, stacked=True)
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        page.wait_for_selector("#connection:text('live')")  # keys before it are refused
+        card(page, "9D").focus()
+        page.keyboard.press("d")
+        my_turn(page, "play")
+        assert page.evaluate(focused) == "9D"
+        card(page, "KD").focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("x")
+        page.wait_for_selector('#table-state[data-my-turn="false"]')
+        assert page.evaluate(focused) in ALICE  # the card now where the K♦ was
+        play_bots(table_id)
+        my_turn(page, "draw")
+        assert page.evaluate(focused) in ALICE
     finally:
         context.close()

@@ -75,7 +75,7 @@ def test_only_actions_have_a_json_form():
         (TakeDiscard(0, 0), "Alice took the 9♠ from the pile"),
         (ClaimRummy(1, 1), "Bob called Rummy and took the 2♦ and 1 card above it from the pile"),
         (Meld(0, ("5H", "6H", "7H")), "Alice melded 5♥, 6♥ and 7♥"),
-        (Meld(0, ("6C", "7C", "JK"), ("6C", "7C", "8C")), "Alice melded 6♣, 7♣ and Joker as 6♣"),
+        (Meld(0, ("6C", "7C", "JK"), ("6C", "7C", "8C")), "Alice melded 6♣, 7♣ and Joker as 8♣"),
         (LayOff(1, "JK", 2, "4H"), "Bob laid off the Joker on meld 2 as 4♥"),
         (LayOff(1, "8H", 2), "Bob laid off the 8♥ on meld 2"),
         (SwitchJoker(1, "8C", 1), "Bob put the 8♣ in place of a joker in meld 1"),
@@ -116,6 +116,18 @@ def test_every_event_of_a_hand_reads_as_a_sentence():
         (Event("float", 0), "floats"),
         (Event("switch_joker", 0, (("card", "8C"), ("meld", 2))), "in place of the joker"),
         (Event("lay_off", 0, (("card", "JK"), ("meld", 2), ("reading", "4H"))), "as 4♥"),
+        (  # each wild card with its stand-in, not every card twice
+            Event(
+                "meld",
+                0,
+                (
+                    ("meld", 1),
+                    ("cards", ("8H", "2H", "2S", "JH")),
+                    ("reading", ("8H", "9H", "TH", "JH")),
+                ),
+            ),
+            "melded 8♥, 2♥ as 9♥, 2♠ as 10♥ and J♥ (meld 1)",
+        ),
         (Event("hand_over", 0, (("reason", "went_out"),)), "went out"),
         (Event("hand_over", -1, (("reason", "last_stock_card"),)), "last card of the stock"),
         (Event("hand_over", 0, (("reason", "declined"),)), "did not take"),

@@ -59,13 +59,15 @@ def play_one(table: Table, rng: random.Random, *, seat: int | None = None):
     )
 
 
-def redeal(table: Table, *, dealer: int, deck=None, seed: int | None = None) -> None:
-    """Replace the current hand with a known deal (a test-only shortcut past the shuffle)."""
+def redeal(table: Table, *, dealer: int, deck=None, seed: int | None = None, state=None) -> None:
+    """Replace the current hand with a known deal (a test-only shortcut past the shuffle),
+    or with ``state``, a position arranged further on (tests.engine.helpers.arrange)."""
     from games.models import Hand
 
     hand = Hand.objects.filter(game__table=table).order_by("-game__number", "-number").first()
     rules = engine.Rules.from_json(hand.game.rules)
-    state = engine.new_hand(rules, table.num_seats, dealer, deck=deck, seed=seed)
+    if state is None:
+        state = engine.new_hand(rules, table.num_seats, dealer, deck=deck, seed=seed)
     hand.dealer = dealer
     hand.state = engine.state_to_json(state)
     hand.save(update_fields=["dealer", "state"])

@@ -4,6 +4,7 @@ shown with what the preset needs (the face-up deal cards, the wild rank, natural
 from __future__ import annotations
 
 import random
+import re
 
 from games import engine, selectors
 from games.models import Hand, Table
@@ -49,7 +50,10 @@ def test_a_natural_card_in_front_is_shown_with_its_player_and_offered_as_a_contr
     rows = display.players(seen, seats, 0, [0, 0])
     assert [c["code"] for c in rows[1]["fronts"]] == ["8H"] and rows[0]["fronts"] == []
     controls = display.controls([{"type": "play_natural", "card": "8H", "meld": 1}], seen)
-    assert controls["extra"][0]["text"].startswith("Put the 8♥ in front of you")
+    text = controls["extra"][0]["text"]
+    assert re.sub("<[^>]+>", "", text) == "Put the 8♥ in front of you (for the wild card in meld 1)"
+    # what a phone shows, the rest only to screen readers (games.css .on-wide)
+    assert re.sub('<span class="on-wide">.*?</span>', "", text) == "Put the 8♥ in front (meld 1)"
 
 
 def test_the_replay_of_a_finished_hand_shows_the_naturals_in_front():

@@ -182,6 +182,25 @@ def test_options_that_cannot_apply_are_hidden_without_any_script():
     assert "jokers" not in oklahoma_jokers
 
 
+def test_options_the_engine_refuses_for_a_preset_are_hidden_for_it():
+    """Michigan is a single hand: a target score was offered, then refused on "Create"."""
+    michigan = _hidden(TableCreateForm(initial={"preset": "michigan"}))
+    assert {"target", "rummy_call", "thirty_point_rule"} <= michigan
+    persian = _hidden(TableCreateForm(initial={"preset": "persian"}))
+    assert {"thirty_point_rule", "pip5_scoring"} <= persian
+    assert "stock_refill" in _hidden(TableCreateForm(initial={"preset": "rummy-school"}))
+    assert "target" not in _hidden(TableCreateForm(initial={"preset": "standard"}))
+    for preset in engine.PRESETS:  # what stays shown can be changed
+        shown = engine.OPTIONS.keys() - _hidden(TableCreateForm(initial={"preset": preset}))
+        for name in shown - {"rummy_last_discard_only", "claim_window_s"}:
+            info = engine.OPTIONS[name]
+            value = info.default_for(preset)
+            other = (
+                (not value) if info.type == "bool" else info.allowed[int(value == info.allowed[0])]
+            )
+            engine.make_rules(preset, **{name: other})
+
+
 def test_the_lobby_draws_those_options_hidden(client, alice):
     client.force_login(alice)
     html = client.get("/").content.decode()

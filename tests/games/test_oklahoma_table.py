@@ -159,7 +159,7 @@ def test_the_create_form_marks_the_options_each_preset_settles():
     }
     assert "oklahoma" in fixed["boathouse"] and "five-thousand" in fixed["floating"]
     assert "oklahoma-jokers" not in fixed["jokers"] and "standard" in fixed["jokers"]
-    assert fixed["target"] == []
+    assert fixed["target"] == ["michigan"]  # a single hand: the engine refuses any target
 
 
 @pytest.mark.parametrize(

@@ -75,6 +75,12 @@ def test_it_shows_ratings_stats_chart_and_recent_games(client, carol_history):
     assert f'href="/games/{profile.recent[0].game_id}/"' in content
 
 
+def test_the_recent_games_table_scrolls_in_its_box_on_a_narrow_screen(client, carol_history):
+    """Six columns were 484 px wide on a 390 px phone: the whole page scrolled sideways."""
+    content = client.get("/players/carol/").content.decode()
+    assert re.search(r'<div class="board-scroll">\s*<table class="board">', content)
+
+
 def test_the_chart_can_show_another_family(client, carol_history):
     response = client.get("/players/Carol/", {"family": "jokers"})
     assert response.context["profile"].chart_family == "jokers"
@@ -197,6 +203,8 @@ def test_a_rating_from_one_game_against_a_bot_has_its_chart(client, table):
     html = response.content.decode()
     assert "No rated games in this family yet" not in html
     assert '<svg class="rating-chart"' in html
+    # its one point sits in the middle, clear of the rating written at the left edge
+    assert f'<circle class="chart-last" cx="{charts.WIDTH / 2:.1f}"' in html
 
 
 def test_the_tournaments_heading_appears_once_with_its_fragment(client, carol_history):

@@ -131,7 +131,13 @@ def test_michigan_says_stop_where_other_presets_say_rummy():
 
     view = {"preset": "michigan", "phase": "claim", "to_act": [2], "discard": ["TH"]}
     assert display.claim_word(view) == "Stop"
-    assert display.status_text(view, ["A", "B", "C"], 2).startswith("Stop may be called")
+    assert display.status_text(view, ["A", "B", "C"], 2).startswith("Your chance to call Stop")
+    # the history too (it said "Rummy may be called", "B did not call Rummy" at Michigan tables)
+    history = [{"kind": "claim_window", "seat": 1}, {"kind": "pass_claim", "seat": 1}]
+    assert display.action_log({**view, "history": history}, ["A", "B", "C"]) == [
+        "Stop may be called on the pile",
+        "B did not call Stop",
+    ]
     legal = [{"type": "claim_rummy", "depth": 0}, {"type": "pass_claim"}]
     assert "Call Stop on" in display.discard_pile(view, legal)[0]["button_html"]
     assert display.controls(legal, view)["extra"][0]["text"] == "Pass (do not call Stop)"

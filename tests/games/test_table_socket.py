@@ -362,3 +362,15 @@ async def test_a_player_removed_from_a_seat_no_longer_acts_or_sees_for_it(alice,
     assert error["code"] == "not_seated"
     assert await _moves(table) == 0
     await ws.disconnect()
+
+
+async def test_a_refused_chat_line_is_answered_in_the_chat_panel(alice):
+    """The page shows a chat refusal under the chat (chat-error), not under the move buttons,
+    which the open chat panel covers."""
+    table = await _table_for(alice)
+    ws = await _connect(table, alice, query="")
+    await ws.send_json_to({"type": "chat", "text": "x" * 1000})
+    while "data-code=" not in (frame := await ws.receive_from(timeout=15)):
+        pass
+    assert 'id="chat-error"' in frame and 'data-code="too_long"' in frame
+    await ws.disconnect()

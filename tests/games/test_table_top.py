@@ -75,6 +75,29 @@ def test_melds_are_grouped_by_owner_under_the_full_name_and_lay_offs_carry_a_sea
     assert "scored by Alice" in own["html"]
 
 
+def test_a_card_laid_off_below_a_run_leaves_the_meld_with_who_laid_it_down():
+    """The 4♥ laid off by seat 1 becomes the run's first card: the meld stays in Alice's
+    group, her cards unmarked, the 4♥ marked with seat 1's token (it once moved the whole
+    meld to seat 1 and marked Alice's cards instead)."""
+    state = dealt(s0=["9C", "9D", "2S", "KD", "5H", "6H", "7H"], s1=["4H", "3C"])
+    state = play(
+        state,
+        engine.TakeDiscard(0, 0),
+        engine.Meld(0, ("9C", "9D", "9S")),
+        engine.Meld(0, ("5H", "6H", "7H")),
+        engine.Discard(0, "2S"),
+        engine.DrawStock(1),
+        engine.LayOff(1, "4H", 2),
+    )
+    assert state.melds[1].owners[0] == 1  # the engine credits the 4♥ to seat 1
+    melds = display.table_melds(engine.view(state, 1), NAMES)
+    groups = display.melds_by_owner(melds, NAMES, 1)
+    assert [(g["name"], [m["id"] for m in g["melds"]]) for g in groups] == [("Alice", [1, 2])]
+    run = groups[0]["melds"][1]["cards"]
+    assert ">2</span>" in run[0]["html"] and "scored by Medium bot 2" in run[0]["html"]
+    assert all("pcard-owner" not in c["html"] for c in run[1:])
+
+
 def test_my_melds_come_first_then_the_others_in_playing_order():
     melds = [
         {"id": 1, "owner": 0, "owner_name": "A", "cards": []},
@@ -347,3 +370,22 @@ def test_oklahoma_offers_lay_off_here_only_on_the_players_own_melds(alice):
                 expected_version=snap.version,
             )
     assert checked >= 1, "no position with an opponent's meld on Alice's turn"
+
+
+def test_an_empty_discard_pile_says_so(alice):
+    """Once the only pile card is taken, the heading read "Discard pile (0, top card last)"."""
+    table = start_table(alice, seats=2)
+    rules = engine.Rules.from_json(table.rules)
+    deck = engine.stack_deck(
+        rules, 2, 1, hands={0: ["9C", "9D", "2S", "KD", "5H", "6H", "7H"]}, upcard="9S"
+    )
+    redeal(table, dealer=1, deck=deck)
+    outcome = moves.move_submit(
+        table_id=table.pk,
+        seat=0,
+        action={"type": "take_discard", "depth": 0},
+        expected_version=table.version,
+    )
+    html = presenters.state_html(selectors.load_snapshot(table.pk, outcome.version), 0, alice)
+    heading = re.search(r'<h2 id="pile-heading".*?</h2>', html, re.S).group(0)
+    assert "(empty)" in heading and "0," not in heading

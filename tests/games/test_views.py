@@ -546,6 +546,9 @@ def test_during_a_rummy_call_window_claimants_get_call_and_pass_controls(alice):
     assert "Pass (do not call Rummy)" in html
     assert 'data-kind="claim_rummy"' in html
     assert "Rummy may be called" in html
+    bar = re.search(r'<div id="table-state".*?</div>', html, re.S).group(0)
+    assert bar.count("may be called") == 1, bar  # once said "Rummy may be called" twice
+    assert "Your chance to call Rummy" in bar
     watcher = presenters.state_html(snap, None, None)
     assert 'data-kind="claim_rummy"' not in watcher and "Pass (do not" not in watcher
 
@@ -568,6 +571,26 @@ def test_the_replay_groups_melds_by_who_laid_them_and_shows_what_a_joker_stands_
     assert joker["stands_for"] == "9♠"
     assert "=9♠" in joker["small_html"] and "as 9♠" in joker["small_html"]
     assert not groups[1]["melds"][0]["cards"][0].get("stands_for")
+
+
+def test_the_replay_keeps_a_meld_with_who_laid_it_down_and_marks_only_lay_offs():
+    """Ben's 4♥ laid off below Ann's run is the meld's first card: the meld stays Ann's, her
+    cards unmarked, the 4♥ marked with Ben's seat token (once every card carried an initial,
+    the same "E" for "Easy bot 2" and "Easy bot 3")."""
+    from games.engine.melds import TableMeld
+
+    run = TableMeld(
+        1, "run", ("4H", "5H", "6H", "7H"), ("4H", "5H", "6H", "7H"), (1, 0, 0, 0), "H", "", 4, 7
+    )
+    history = [
+        engine.Event("meld", 0, (("meld", 1), ("cards", ("5H", "6H", "7H")))),
+        engine.Event("lay_off", 1, (("meld", 1), ("card", "4H"))),
+    ]
+    groups = display._replay_melds([run], ["Ann", "Ben"], display.melders(history))
+    assert [(g["name"], [m["id"] for m in g["melds"]]) for g in groups] == [("Ann", [1])]
+    cards = groups[0]["melds"][0]["cards"]
+    assert 'title="Ben">2</span>' in cards[0]["small_html"]
+    assert all("pcard-owner" not in c["small_html"] for c in cards[1:])
 
 
 def test_the_replay_puts_each_meld_on_its_own_line_and_separates_names_from_cards(client, alice):
