@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any, NamedTuple
 
+from django.utils.safestring import SafeData
+
 
 def _plural(count: Any) -> str:
     return "" if count == 1 else "s"
@@ -143,7 +145,8 @@ def pile_body(
             " takes every card over it)</span>"
         )
     else:
-        words = f'Discard pile <span class="muted">({count}, top card last)</span>'
+        shown = f"{count}, top card last" if count else "empty"
+        words = f'Discard pile <span class="muted">({shown})</span>'
     legend = ""
     if take or claim:
         what = f"call {escape(claim_word)} on" if claim else "take"
@@ -232,9 +235,11 @@ def controls(legal_json: str, controls: dict[str, Any], phase: str | None, claim
 
 
 def _send_button(choice: dict[str, Any]) -> str:
+    text = choice["text"]  # some are marked safe (display._extra_text's phone-short words)
+    label = str(text) if isinstance(text, SafeData) else escape(text)
     return (
         f'<button type="button" class="button button-secondary"'
-        f' data-send="{escape(choice["json"])}">{escape(choice["text"])}</button>'
+        f' data-send="{escape(choice["json"])}">{label}</button>'
     )
 
 

@@ -55,7 +55,9 @@ def version_parts(snap: TableSnapshot) -> VersionParts:
     cuts: dict[str, Any] = {}
     regions["pile"], regions["pile" + SEATED] = _idle_piles(view, cards, ctx["claim_word"], cuts)
     parts = VersionParts(snap=snap, ctx=ctx, regions=regions, idle_cards=cards, cuts=cuts)
-    parts.melds_key = (orjson.dumps(view["melds"]), tuple(names))
+    # Who laid each meld down comes from the history (display.melders), not the melds alone.
+    melders = tuple(sorted(display.melders(view["history"]).items()))
+    parts.melds_key = (orjson.dumps(view["melds"]), tuple(names), melders)
     return parts
 
 
@@ -119,13 +121,14 @@ def _log_lines(view: dict[str, Any], names: list[str], clock_moves: Any) -> list
     if clock_moves:
         lines = display.action_log(view, names, clock_moves=clock_moves)
         return [region_html.log_line(text) for text in lines]
-    key_names = tuple(names)
+    call = display.claim_word(view)  # "Stop" in michigan
+    key_names = (tuple(names), call)
     out = []
     for item in view["history"][-display.LOG_LINES :]:
         key = (key_names, orjson.dumps(item))
         line = _lines.get(key)
         if line is None:
-            line = region_html.log_line(engine.Event.from_json(item).text(names))
+            line = region_html.log_line(engine.Event.from_json(item).text(names, call))
             if len(_lines) >= _LINES_KEPT:
                 _lines.clear()
             _lines[key] = line

@@ -184,3 +184,24 @@ def test_the_obligation_and_the_wild_note_are_their_templates(text):
     assert _spaced(region_html.obligation(text)) == _spaced(obligation)
     wild = render_to_string("games/partials/live/wild-note.html", {"wild_note": text})
     assert _spaced(region_html.wild_note(text)) == _spaced(wild)
+
+
+@pytest.mark.parametrize("scattered", [False, True])
+def test_an_empty_pile_is_the_pile_template(scattered):
+    """An empty pile says so ("empty", not "0, top card last"), as its template does."""
+    view = {"phase": "draw", "preset": "standard", "stock_count": 12, "scatter": scattered}
+    built, _cut = region_html.pile(
+        stock_count=12, scattered=scattered, cards=[], refusal="", claim_word="Rummy",
+        draw=True, take=False, claim=False,
+    )  # fmt: skip
+    controls = display.controls([{"type": "draw_stock"}], view)
+    ctx = {
+        "view": view,
+        "controls": controls,
+        "pile": [],
+        "pile_refusal": "",
+        "claim_word": "Rummy",
+    }
+    wanted = render_to_string("games/partials/live/pile.html", ctx)
+    assert _spaced(built) == _spaced(wanted)
+    assert scattered or "(empty)" in built
