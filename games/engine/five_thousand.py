@@ -63,5 +63,13 @@ def natural_refusal(state: HandState, card: str, meld: TableMeld) -> str:
 
 
 def has_melded(state: HandState, seat: int) -> bool:
-    """True when ``seat`` has laid down a meld of its own this hand."""
-    return any(meld.owners[0] == seat for meld in state.melds)
+    """True when ``seat`` has laid down a meld of its own this hand.
+
+    Who laid a meld down comes from the hand's "meld" events, not from the meld's cards: a
+    card laid off at a run's low end becomes the run's first card and is credited to the
+    player who laid it off, so ``owners[0]`` would let a player who only laid off call Rummy.
+    A meld the history does not account for (a constructed position) falls back to its
+    first card's owner.
+    """
+    laid = {event.get("meld"): event.seat for event in state.history if event.kind == "meld"}
+    return any(laid.get(meld.id, meld.owners[0]) == seat for meld in state.melds)

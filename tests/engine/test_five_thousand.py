@@ -220,6 +220,26 @@ def test_only_a_player_with_a_meld_down_may_call_rummy_and_play_returns_to_the_n
     assert state.phase is Phase.DRAW and state.to_act == (2,)
 
 
+def test_a_player_who_only_laid_off_at_a_runs_low_end_may_not_call_rummy():
+    # The 4♦ laid off below seat 0's 5-6-7♦ becomes the run's first card, credited to seat 2;
+    # seat 2 still has no meld of its own, so it is not among those who may call on the 8♦.
+    state = drawn(
+        num_seats=3,
+        to_move=1,
+        hands={1: "5D 6D 7D 2C", 2: "4D QH JC", 0: "8D 9H 3S"},
+        filler=7,
+        wild_rank="K",
+        stock="TC JS QC",
+    )
+    state = play(state, Meld(1, ("5D", "6D", "7D")), Discard(1, "2C"))
+    state = play(state, DrawStock(2), LayOff(2, "4D", 1), Discard(2, "QH"))
+    assert state.melds[0].owners[0] == 2  # the low lay-off leads the run
+    state = play(state, DrawStock(0), Discard(0, "8D"))
+    assert state.phase is Phase.CLAIM and state.to_act == (1,)  # seat 1 melded; seat 2 did not
+    with pytest.raises(IllegalAction):
+        apply(state, ClaimRummy(2, 0))
+
+
 def test_five_thousand_settles_its_own_house_rules():
     assert RULES.target == 5000 and RULES.floating and RULES.rummy_call
     for option, value in (("floating", False), ("stock_refill", True), ("rummy_call", False)):
