@@ -891,6 +891,7 @@
     const was = before;
     before = null;
     if (!was) {
+      keepDrawnMarks([]); // the page's first draw, or a swap that moved no card
       return;
     }
     document.querySelectorAll(".just-moved").forEach((element) => element.classList.remove("just-moved"));
@@ -963,13 +964,52 @@
     }
   }
 
+  // Kept in this tab's session storage for the turn, so a reload mid-turn shows the mark
+  // again (the server does not say which card came from the stock: nobody else may know).
+  function drawnKey() {
+    return `rummy.drawn.${root.dataset.tableId}`;
+  }
+
+  function savedDrawn(state) {
+    try {
+      const saved = JSON.parse(window.sessionStorage.getItem(drawnKey()) || "null");
+      if (saved && saved.hand === state.dataset.hand && Array.isArray(saved.codes)) {
+        return saved.codes.filter((code) => typeof code === "string");
+      }
+    } catch (_error) {
+      // no storage (private mode) or a damaged entry: no mark after a reload
+    }
+    return [];
+  }
+
+  function storeDrawn(value) {
+    try {
+      if (value) {
+        window.sessionStorage.setItem(drawnKey(), JSON.stringify(value));
+      } else {
+        window.sessionStorage.removeItem(drawnKey());
+      }
+    } catch (_error) {
+      // no storage: the mark lasts while the page does
+    }
+  }
+
   function keepDrawnMarks(fresh) {
     const state = tableState();
-    if (!state || state.dataset.myTurn !== "true") {
+    // A turn ends (or a new one has not drawn yet): no card is "just drawn" any more.
+    if (!state || state.dataset.myTurn !== "true" || state.dataset.phase !== "play") {
+      if (state) {
+        storeDrawn(null);
+      }
       drawnCodes = [];
       return;
     }
-    drawnCodes = fresh.length ? fresh : drawnCodes;
+    if (fresh.length) {
+      drawnCodes = fresh;
+      storeDrawn({ hand: state.dataset.hand, codes: fresh });
+    } else if (!drawnCodes.length) {
+      drawnCodes = savedDrawn(state);
+    }
     const left = [...drawnCodes];
     handButtons().forEach((button) => {
       const at = left.indexOf(button.dataset.card);

@@ -405,6 +405,11 @@ def test_the_drawn_card_is_marked_and_moves_unless_motion_is_reduced(
         assert page.locator('#my-hand .hand-card.just-drawn[data-card="KD"]').count() == 1
         # Her meld is marked on the table as the last move.
         assert page.locator("#melds .meld[data-meld='1'] .just-moved").count() == 3
+        # A reload mid-turn shows the mark again (kept in this tab's session storage).
+        page.reload()
+        my_turn(page, "play")
+        page.locator('#my-hand .hand-card.just-drawn[data-card="KD"]').wait_for()
+        assert page.locator("#my-hand .hand-card.just-drawn").count() == 1
     finally:
         context.close()
 
