@@ -419,7 +419,13 @@ def _post(url: str, cookie: str) -> int:
         url,
         data=b"",
         method="POST",
-        headers={"Cookie": f"sessionid={cookie}; csrftoken={token}", "X-CSRFToken": token},
+        # As htmx posts it (HX-Request): a refusal is then a 400, not a redirect that reads
+        # as success.
+        headers={
+            "Cookie": f"sessionid={cookie}; csrftoken={token}",
+            "X-CSRFToken": token,
+            "HX-Request": "true",
+        },
     )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
@@ -445,7 +451,7 @@ async def _play_again(
         async with asyncio.timeout(30):
             await asyncio.gather(*(s.reached(version + 1) for s in sockets))
     except TimeoutError:
-        stats.timeouts += 1
+        stats.timed_out("play-again", time.monotonic(), version + 1, [s.version for s in sockets])
 
 
 async def _one_move(sockets: list[Socket], stats: Stats, rng: random.Random) -> None:
@@ -475,16 +481,19 @@ async def _one_move(sockets: list[Socket], stats: Stats, rng: random.Random) -> 
     sent = time.monotonic()
     frame = {"id": frame_id, "version": state["version"], "action": action}
     await mover.ws.send(orjson.dumps(frame).decode())
+    awaited = None
     try:
         async with asyncio.timeout(10):
             reply = await ack
         if reply["type"] != "ack":
             return
+        awaited = reply["version"]
         async with asyncio.timeout(10):
-            arrivals = await asyncio.gather(*(s.reached(reply["version"]) for s in sockets))
+            arrivals = await asyncio.gather(*(s.reached(awaited) for s in sockets))
     except TimeoutError:
         mover.acks.pop(frame_id, None)
-        stats.timeouts += 1
+        what = "ack" if awaited is None else "frames"
+        stats.timed_out(what, sent, awaited, [s.version for s in sockets])
         return
     stats.record(sent, max(arrivals))
     after = mover.state or {}
@@ -511,7 +520,7 @@ async def echo_table(table: dict[str, Any], run: Run, stats: Stats, rng: random.
                 async with asyncio.timeout(10):
                     arrivals = await asyncio.gather(*(s.reached(version) for s in sockets))
             except TimeoutError:
-                stats.timeouts += 1
+                stats.timed_out("echo", sent, version, [s.version for s in sockets])
                 continue
             stats.record(sent, max(arrivals))
             await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))

@@ -46,6 +46,9 @@ class Stats:
     """How long each socket's successful WebSocket handshake took (its last attempt)."""
     connect_retries: dict[str, int] = field(default_factory=dict)
     """Handshakes that failed and were tried again, by error (not errors unless all failed)."""
+    timeout_detail: list[dict[str, Any]] = field(default_factory=list)
+    """Each timeout: what was awaited ("ack", "frames", "play-again"), when (seconds into the
+    window), the version awaited and the version each socket of the table had reached."""
 
     def in_window(self, at: float) -> bool:
         return self.measure_from <= at < self.measure_to
@@ -55,6 +58,17 @@ class Stats:
             self.rtts_ms.append((arrived - sent) * 1000)
             self.sent_at.append(sent - self.measure_from)
             self.moves += 1
+
+    def timed_out(self, what: str, at: float, awaited: int | None, reached: list[int]) -> None:
+        self.timeouts += 1
+        self.timeout_detail.append(
+            {
+                "what": what,
+                "at_s": round(at - self.measure_from, 2),
+                "awaited": awaited,
+                "reached": reached,
+            }
+        )
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -104,6 +118,7 @@ class Stats:
             "errors": sum(self.errors.values()),
             "error_codes": dict(self.errors),
             "timeouts": self.timeouts,
+            "timeout_detail": self.timeout_detail[:20],
             "hands_finished": self.hands_finished,
             "games_finished": self.games_finished,
             "games_started": self.games_started,
@@ -136,6 +151,7 @@ class Stats:
             "connect_ms": [round(x, 2) for x in self.connect_ms],
             "errors": self.errors,
             "connect_retries": self.connect_retries,
+            "timeout_detail": self.timeout_detail,
             "http_ms": self.http_ms,
             "http_errors": self.http_errors,
             **{key: getattr(self, key) for key in COUNTERS},
@@ -154,6 +170,7 @@ def merge(raws: list[dict[str, Any]], measure_from: float = 0.0, measure_to: flo
         whole.connect_ms += raw.get("connect_ms", [])
         whole.http_ms += raw.get("http_ms", [])
         whole.http_errors += raw.get("http_errors", 0)
+        whole.timeout_detail += raw.get("timeout_detail", [])
         for key in COUNTERS:
             setattr(whole, key, getattr(whole, key) + raw.get(key, 0))
         for code, n in raw.get("errors", {}).items():
