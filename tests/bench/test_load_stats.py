@@ -54,3 +54,16 @@ def test_round_trips_sent_outside_the_window_are_not_counted():
     stats.record(130.0, 130.1)  # cool-down
     assert stats.moves == 1
     assert merge([stats.raw()], 100.0, 130.0).summary(30)["p50_ms"] == 100.0
+
+
+def test_each_timeout_says_what_was_awaited_and_where_each_socket_was():
+    stats = Stats(measure_from=100.0, measure_to=130.0)
+    stats.timed_out("frames", 112.5, 41, [41, 41, 40, 41])
+    other = Stats(measure_from=100.0, measure_to=130.0)
+    other.timed_out("ack", 120.0, None, [7, 7, 7, 7])
+    summary = merge([stats.raw(), other.raw()], 100.0, 130.0).summary(30)
+    assert summary["timeouts"] == 2
+    assert summary["timeout_detail"] == [
+        {"what": "frames", "at_s": 12.5, "awaited": 41, "reached": [41, 41, 40, 41]},
+        {"what": "ack", "at_s": 20.0, "awaited": None, "reached": [7, 7, 7, 7]},
+    ]
