@@ -837,10 +837,8 @@
   }
 
   function noteTable() {
-    const hand = new Map();
-    cardsIn("#my-hand .hand-card").forEach((button) => {
-      hand.set(button.dataset.card, rectOf(button));
-    });
+    // [code, rect] per card: with two packs a hand may hold the same card twice.
+    const hand = cardsIn("#my-hand .hand-card").map((button) => [button.dataset.card, rectOf(button)]);
     const melds = new Map();
     cardsIn("#melds .meld").forEach((meld) => {
       melds.set(meld.dataset.meld, cardsIn(`#melds .meld[data-meld="${meld.dataset.meld}"] .pcard`).map(faceKey));
@@ -913,14 +911,27 @@
     // A card new in your hand: from the pile when the pile shrank, else from the stock.
     const handNow = handButtons();
     const fresh = [];
-    if (was.hand.size > 0) {
-      const codes = without([...was.hand.keys()], handNow.map((button) => button.dataset.card));
+    if (was.hand.length > 0) {
+      const codes = without(was.hand.map(([code]) => code), handNow.map((button) => button.dataset.card));
       const fromPile = pile.length < was.pileCount;
       // One card from the stock, or what a take brought from the pile; a whole new hand
-      // (the next deal) slides in from the stock without the "just drawn" mark.
+      // (the next deal) slides in from the stock without the "just drawn" mark. Each new
+      // code marks one card: a drawn second K♦ is new, the K♦ already held is not (the
+      // copy further right, where a drawn card lands, is taken as the new one).
       const drawn = fromPile || codes.length === 1;
+      const left = [...codes];
       handNow
-        .filter((button) => codes.includes(button.dataset.card))
+        .slice()
+        .reverse()
+        .filter((button) => {
+          const at = left.indexOf(button.dataset.card);
+          if (at < 0) {
+            return false;
+          }
+          left.splice(at, 1);
+          return true;
+        })
+        .reverse()
         .forEach((button) => {
           slideFrom(button, fromPile ? was.pileRect : was.stockRect);
           if (drawn) {
@@ -1011,7 +1022,8 @@
       drawnCodes = savedDrawn(state);
     }
     const left = [...drawnCodes];
-    handButtons().forEach((button) => {
+    // From the right, as showMoves picks which copy of a card held twice is the new one.
+    handButtons().reverse().forEach((button) => {
       const at = left.indexOf(button.dataset.card);
       if (at >= 0) {
         left.splice(at, 1);

@@ -414,6 +414,56 @@ def test_the_drawn_card_is_marked_and_moves_unless_motion_is_reduced(
         context.close()
 
 
+@pytest.mark.e2e
+def test_a_drawn_second_copy_of_a_card_is_the_only_card_marked(browser, live_server_url):
+    """Five players play with two packs: Alice holds the K♦ and draws the other one. Only one
+    K♦ is marked as drawn, also after a reload (the page once marked every card of the drawn
+    code)."""
+
+    def work() -> int:
+        from accounts.models import User
+
+        alice = User.objects.filter(username="alice").first() or make_player("alice", "Alice")
+        table = tables.table_create(
+            host=alice,
+            name="two packs",
+            preset="standard",
+            options={},
+            num_seats=5,
+            turn_seconds=300,
+            fill_with_bots=True,
+        )
+        tables.table_start(table_id=table.pk, by=alice)
+        table.refresh_from_db()
+        rules = engine.Rules.from_json(table.rules)
+        deck = engine.stack_deck(
+            rules, 5, 4, hands={0: ["3C", "3D", "5S", "9D", "JH", "QH", "KD"]}, stock=["KD"]
+        )
+        redeal(table, dealer=4, deck=deck)
+        broadcast.table_changed(table.pk, table.version)
+        return table.pk
+
+    table_id = on_server_side(work)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        my_turn(page, "draw")
+        page.get_by_role("button", name="Draw from the stock").click()
+        my_turn(page, "play")
+        page.locator("#my-hand .hand-card.just-drawn").first.wait_for()
+        assert page.locator('#my-hand .hand-card[data-card="KD"]').count() == 2
+        assert page.locator("#my-hand .hand-card.just-drawn").count() == 1
+        page.reload()
+        my_turn(page, "play")
+        page.locator("#my-hand .hand-card.just-drawn").first.wait_for()
+        assert page.locator("#my-hand .hand-card.just-drawn").count() == 1
+    finally:
+        context.close()
+
+
 def hand_order(page: Any) -> list[str]:
     return page.eval_on_selector_all(
         "#my-hand .hand-card", "cards => cards.map(c => c.dataset.card)"
