@@ -20,6 +20,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import DatabaseError
 
 from accounts.sockets import AccountSockets, LoginEnded, guarded
@@ -397,7 +398,10 @@ class TableConsumer(
         async with lock:
             if force:
                 self._regions_sent = {}
-            payload, version, seat, allowed, after = await db(self._render)(version)
+            rendered = self._render_on_loop(version)
+            if rendered is None:
+                rendered = await db(self._render)(version)
+            payload, version, seat, allowed, after = rendered
             if await self._deliver(payload, version, seat, allowed, force=force):
                 self._regions_sent = after
 
@@ -428,6 +432,34 @@ class TableConsumer(
             return self._render_json(snap), snap.version, seat, True, {}
         sent = getattr(self, "_regions_sent", {})
         payload, after = table_frames.frame(snap, seat, self.user, sent)
+        return payload, snap.version, seat, True, after
+
+    def _render_on_loop(
+        self, version: int | None
+    ) -> tuple[str, int, int | None, bool, dict[str, int]] | None:
+        """A browser's frame of a cached snapshot built here on the loop, as a JSON socket's
+        is, or None: then ``_render`` builds it in a worker thread. Only the string path
+        qualifies (``table_frames.frame_from_strings``: it reads the snapshot alone); the
+        hop to a thread and back, per socket and version, cost the web processes more than
+        the frame itself under load (docs/performance.md). Should anything on that path
+        reach the database after all, Django refuses it on the loop and the thread path
+        takes over."""
+        snap = selectors.cached_snapshot(self.table_id, version)
+        if snap is None:
+            return None
+        seat = snap.seat_of(self._user_id())
+        if not self._may_watch(snap, seat):
+            return None  # the thread path gives the same answer and closes the socket
+        try:
+            framed = table_frames.frame_from_strings(
+                snap, seat, self.user, getattr(self, "_regions_sent", {})
+            )
+        except SynchronousOnlyOperation:
+            log.warning("A browser frame of table %s reached the database", self.table_id)
+            return None
+        if framed is None:
+            return None
+        payload, after = framed
         return payload, snap.version, seat, True, after
 
     def _render_json(self, snap: selectors.TableSnapshot) -> str:

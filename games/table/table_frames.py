@@ -168,7 +168,30 @@ def frame(
     keeps the new record only once the frame has really gone (a frame it drops as stale
     must not count as seen). An empty ``sent`` (a new socket, a resync) gets every region."""
     version = version_parts(snap)
-    regions = _seat_regions(version, snap, seat, user)
+    return _assemble(version, _seat_regions(version, snap, seat, user), sent)
+
+
+def frame_from_strings(
+    snap: TableSnapshot, seat: int | None, user: Any, sent: dict[str, Any]
+) -> tuple[str, dict[str, Any]] | None:
+    """``frame``, when this version and seat are built from strings alone; None when they
+    need the templates. The string path reads only the snapshot, so a socket may build it on
+    its event loop (as a JSON socket does its frame) instead of a hop to a worker thread for
+    each socket and version; the templates' path may read the database, so it stays in a
+    thread. The snapshot must be one ``shared_frames.builds`` accepts, of an unmanaged table
+    (a managed one's hand end asks the database what may be shown)."""
+    if snap.table.managed or not shared_frames.builds(snap):
+        return None
+    version = version_parts(snap)
+    own = seat_frames.seat_regions(snap, version, seat, user)
+    if own is None:
+        return None
+    return _assemble(version, {**own, **{r: version.regions[r] for r in SHARED}}, sent)
+
+
+def _assemble(
+    version: VersionParts, regions: dict[str, str], sent: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
     out = []
     after = dict(sent)
     for region in REGIONS:

@@ -251,6 +251,47 @@ async def test_a_move_is_acked_and_every_socket_gets_its_own_new_view(alice, bob
     await spectator.disconnect()
 
 
+async def _html_frame(communicator: WebsocketCommunicator, version: int) -> str:
+    """The next browser frame that carries ``version`` (acks and presence are let by)."""
+    while True:
+        text = await communicator.receive_from(timeout=15)
+        if f'data-version="{version}"' in text:
+            return text
+
+
+async def test_browser_frames_of_a_version_this_process_has_are_built_without_a_thread_hop(
+    alice, bob, monkeypatch
+):
+    """The move was written here, so its snapshot is in this process's cache: both browser
+    sockets build their frames on the event loop, as JSON sockets do, and each still gets
+    only its own view."""
+    table = await _table_for(alice)
+    threaded: list[int | None] = []
+    thread_render = consumers.TableConsumer._render
+
+    def counted(self, version=None):
+        threaded.append(version)
+        return thread_render(self, version)
+
+    monkeypatch.setattr(consumers.TableConsumer, "_render", counted)
+    player = await _connect(table, alice, query="")
+    watcher = await _connect(table, bob, query="")
+    version = await _version(table)
+    await _html_frame(player, version)
+    await _html_frame(watcher, version)
+    threaded.clear()
+    await _draw(player, version)
+    mine = await _html_frame(player, version + 1)
+    theirs = await _html_frame(watcher, version + 1)
+    assert threaded == []
+    assert 'data-seat="0"' in mine and 'data-my-turn="true"' in mine
+    assert 'data-phase="play"' in mine and 'id="discard-button"' in mine
+    assert 'data-seat=""' in theirs and 'data-my-turn="false"' in theirs
+    assert "hand-card" in mine and "hand-card" not in theirs
+    await player.disconnect()
+    await watcher.disconnect()
+
+
 async def test_the_mover_gets_their_new_view_even_when_the_group_message_is_lost(
     alice, monkeypatch
 ):
