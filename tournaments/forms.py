@@ -58,6 +58,7 @@ FIELD_OF = {
     "invalid_preset": "preset",
     "invalid_seats": "seats_per_table",
     "invalid_entrants": "min_entrants",
+    "invalid_seat_cap": "max_entrants",
     "invalid_maximum": "max_entrants",
     "invalid_clock": "turn_seconds",
     "invalid_window": "registration_closes_at",

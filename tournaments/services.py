@@ -157,6 +157,12 @@ def check_settings(tournament: Tournament) -> None:
             raise TournamentError(
                 "invalid_countdown", f"The sit-and-go countdown is {low} to {high} seconds."
             )
+        if tournament.is_mtt and tournament.max_entrants > SIT_AND_GO_MTT_CAP:
+            raise TournamentError(
+                "invalid_seat_cap",
+                "A multi-table sit-and-go starts when its seat cap is reached: set the "
+                f"maximum entrants to at most {SIT_AND_GO_MTT_CAP}.",
+            )
         if sit_and_go_seats(tournament) < needed_entrants(tournament):
             raise TournamentError(
                 "invalid_entrants",
@@ -337,6 +343,10 @@ def entrant_remove(*, tournament_id: int, user: User, now: datetime | None = Non
 # --- sit-and-go ------------------------------------------------------------------------------
 
 SIT_AND_GO_SECONDS = (0, 300)
+# A multi-table sit-and-go waits for max_entrants players; the largest such events on card
+# sites seat a few hundred. Above this the cap is most likely the untouched default (1000),
+# and the event would wait for ever.
+SIT_AND_GO_MTT_CAP = 360
 """The countdown an organizer may set, in seconds (0: the moment the last seat is taken)."""
 
 

@@ -141,6 +141,17 @@ def test_a_countdown_out_of_range_is_refused(db):
         services.check_settings(t)
 
 
+def test_a_multi_table_sit_and_go_needs_a_seat_cap_it_can_reach(db):
+    # Left at the default of 1000 entrants the event would wait for ever.
+    t = sng(format=Tournament.Format.MTT, seats_per_table=4)
+    assert t.max_entrants == 1000
+    with pytest.raises(TournamentError, match="seat cap") as refused:
+        services.check_settings(t)
+    assert refused.value.code == "invalid_seat_cap"
+    t.max_entrants = services.SIT_AND_GO_MTT_CAP
+    services.check_settings(t)
+
+
 def test_a_refused_start_says_why_and_counts_down_again_for_the_fixed_event(db):
     now = timezone.now()
     # levels that cannot run: the start is refused and the reason shown on the public page
