@@ -464,6 +464,34 @@ def test_a_drawn_second_copy_of_a_card_is_the_only_card_marked(browser, live_ser
         context.close()
 
 
+@pytest.mark.e2e
+def test_someone_watching_on_a_phone_sees_the_whole_header(browser, live_server_url):
+    """The "watching" badge and the connection status came last on a line cut at the
+    screen's edge; someone watching has no hand to keep in view, so their facts wrap."""
+    table_id, _version = bot_table(8, stacked=False)
+    on_server_side(lambda: make_player("bob", "Bob"))
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        log_in(page, live_server_url, "bob")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector("#connection:text('live')")
+        width = page.evaluate("window.innerWidth")
+        for locator in (
+            page.locator(".table-facts .badge", has_text="watching"),
+            page.locator("#connection"),
+        ):
+            box = locator.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+            assert locator.evaluate(
+                "e => { const r = e.getBoundingClientRect(),"
+                " p = e.parentElement.getBoundingClientRect(); return r.right <= p.right + 1; }"
+            ), "cut off by its line"
+    finally:
+        context.close()
+
+
 def hand_order(page: Any) -> list[str]:
     return page.eval_on_selector_all(
         "#my-hand .hand-card", "cards => cards.map(c => c.dataset.card)"
