@@ -292,6 +292,50 @@ async def test_browser_frames_of_a_version_this_process_has_are_built_without_a_
     await watcher.disconnect()
 
 
+async def test_a_hand_that_ends_reaches_the_browser_without_a_thread_hop(alice, monkeypatch):
+    """The hand-end version (summary panel, scores) is built on the loop as well: nothing on
+    that path reads the database at an unmanaged table."""
+    from games import engine
+
+    def deal() -> Table:
+        table = start_table(alice, seats=2)
+        rules = engine.Rules.from_json(table.rules)
+        hand = ["3C", "3D", "3H", "5S", "6S", "7S", "9D", "9H", "9C", "JH", "QH", "KH", "2C"]
+        deck = engine.stack_deck(rules, 2, 1, hands={0: hand}, upcard="8H", stock=["4S"])
+        redeal(table, dealer=1, deck=deck)
+        table.refresh_from_db()
+        return table
+
+    table = await database_sync_to_async(deal)()
+    threaded: list[int | None] = []
+    thread_render = consumers.TableConsumer._render
+
+    def counted(self, version=None):
+        threaded.append(version)
+        return thread_render(self, version)
+
+    monkeypatch.setattr(consumers.TableConsumer, "_render", counted)
+    player = await _connect(table, alice, query="")
+    version = await _version(table)
+    await _html_frame(player, version)
+    threaded.clear()
+    plays = [
+        {"type": "draw_stock"},
+        {"type": "meld", "cards": ["3C", "3D", "3H"]},
+        {"type": "meld", "cards": ["4S", "5S", "6S", "7S"]},
+        {"type": "meld", "cards": ["9D", "9H", "9C"]},
+        {"type": "meld", "cards": ["JH", "QH", "KH"]},
+        {"type": "discard", "card": "2C"},
+    ]
+    for number, action in enumerate(plays):
+        await player.send_json_to({"id": f"m{number}", "version": version, "action": action})
+        version += 1
+        last = await _html_frame(player, version)
+    assert 'data-phase="hand_over"' in last and 'id="hand-end"' in last
+    assert threaded == []
+    await player.disconnect()
+
+
 async def test_the_mover_gets_their_new_view_even_when_the_group_message_is_lost(
     alice, monkeypatch
 ):
