@@ -72,7 +72,7 @@ def _spaced(regions: dict[str, str]) -> dict[str, str]:
         ("persian", 4, {"target": 100}),
         ("michigan", 2, {}),
         ("oklahoma", 2, {}),
-        ("five-thousand", 3, {"target": 300}),
+        ("five-thousand", 3, {"target": 1000}),
         ("throw-down", 3, {"target": 100}),
     ],
 )
