@@ -34,11 +34,35 @@ def _loop_ms() -> float:
     return (time.process_time() - began) * 1000
 
 
+def started_tables(count: int, prefix: str, name: str) -> list[int]:
+    """``count`` started 4-seat `standard` tables of new accounts (``prefix`` names them),
+    played to a target no benchmark reaches; returns their ids. Needs Django set up."""
+    from accounts.models import User
+    from games.services import tables as tables_service
+
+    ids = []
+    for t in range(count):
+        users = [
+            User.objects.create_user(
+                username=f"{prefix}{t}x{s}", email=f"{prefix}{t}x{s}@example.com"
+            )
+            for s in range(4)
+        ]
+        table = tables_service.table_create(
+            host=users[0], name=f"{name} {t}", preset="standard",
+            options={"target": 100000}, num_seats=4, turn_seconds=300,
+        )  # fmt: skip
+        for user in users[1:]:
+            tables_service.seat_join(table_id=table.pk, user=user)
+        tables_service.table_start(table_id=table.pk, by=users[0])
+        ids.append(table.pk)
+    return ids
+
+
 def run(tables: int = 4, moves: int = 160) -> dict[str, Any]:
     import django
 
     django.setup()
-    from accounts.models import User
     from games import engine, selectors
     from games.models import Hand
     from games.services import moves as moves_service
@@ -54,20 +78,7 @@ def run(tables: int = 4, moves: int = 160) -> dict[str, Any]:
         "browser_shared": [],
     }
     with mock.patch("games.tasks.schedule_table_work"):
-        ids = []
-        for t in range(tables):
-            users = [
-                User.objects.create_user(username=f"cal{t}x{s}", email=f"cal{t}x{s}@example.com")
-                for s in range(4)
-            ]
-            table = tables_service.table_create(
-                host=users[0], name=f"Calibration {t}", preset="standard",
-                options={"target": 100000}, num_seats=4, turn_seconds=300,
-            )  # fmt: skip
-            for user in users[1:]:
-                tables_service.seat_join(table_id=table.pk, user=user)
-            tables_service.table_start(table_id=table.pk, by=users[0])
-            ids.append(table.pk)
+        ids = started_tables(tables, "cal", "Calibration")
         sent: dict[tuple[int, int], dict[str, Any]] = {}
         for turn in range(moves):
             table_id = ids[turn % len(ids)]

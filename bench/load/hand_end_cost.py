@@ -28,7 +28,7 @@ def run(moves: int, profile: str | None) -> dict[str, dict[str, float]]:
     import django
 
     django.setup()
-    from accounts.models import User
+    from bench.load.calibrate import started_tables
     from bench.load.players import choose
     from games import engine, selectors
     from games.models import Hand
@@ -57,22 +57,8 @@ def run(moves: int, profile: str | None) -> dict[str, dict[str, float]]:
             )
         timed(f"4 browser frames {tag}", began)
 
-    stamp = time.time_ns()
     with mock.patch("games.tasks.schedule_table_work"):
-        ids = []
-        for t in range(4):
-            users = [
-                User.objects.create_user(username=f"he{stamp}x{t}x{s}", email=f"he{t}{s}@e.test")
-                for s in range(4)
-            ]
-            table = tables_service.table_create(
-                host=users[0], name=f"Hand ends {t}", preset="standard",
-                options={"target": 100000}, num_seats=4, turn_seconds=300,
-            )  # fmt: skip
-            for user in users[1:]:
-                tables_service.seat_join(table_id=table.pk, user=user)
-            tables_service.table_start(table_id=table.pk, by=users[0])
-            ids.append(table.pk)
+        ids = started_tables(4, f"he{time.time_ns()}x", "Hand ends")
         for turn in range(moves):
             table_id = ids[turn % len(ids)]
             snap = selectors.load_snapshot(table_id)
