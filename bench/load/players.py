@@ -439,6 +439,10 @@ async def _play_again(
 ) -> None:
     """The host starts the next game with the same seats, as the "play again" button does."""
     http = base.replace("ws://", "http://", 1)
+    # The version before the post: the new game's frame often arrives while the post's
+    # response is still on its way, and waiting for one past *that* waited for a move nobody
+    # makes (every "play-again" timeout of the earlier runs: all four sockets already there).
+    version = max(s.version for s in sockets)
     status = await asyncio.to_thread(
         _post, f"{http}/tables/{table['id']}/start/", table["cookies"][0]
     )
@@ -446,7 +450,6 @@ async def _play_again(
         stats.error(f"play-again-{status}")
         return
     stats.games_started += 1
-    version = max(s.version for s in sockets)
     try:
         async with asyncio.timeout(30):
             await asyncio.gather(*(s.reached(version + 1) for s in sockets))

@@ -57,3 +57,34 @@ def test_the_json_client_reads_the_version_from_the_frames_first_bytes(alice):
     assert raw.startswith(_STATE_PREFIX)
     at = len(_STATE_PREFIX)
     assert int(raw[at : raw.find(",", at)]) == orjson.loads(raw)["version"] == snap.version
+
+
+def test_play_again_waits_for_the_version_after_the_one_before_its_post(monkeypatch):
+    """The new game's frame may reach the sockets before the start post's response does:
+    play again must then see the game started, not wait for a move nobody will make."""
+    import asyncio
+
+    from bench.load import players
+    from bench.load.stats import Stats
+
+    stats = Stats()
+    sockets = [players.Socket(None, stats) for _ in range(4)]
+    for s in sockets:
+        s.version = 41
+
+    def post_answered_after_the_frame(url: str, cookie: str) -> int:
+        for s in sockets:
+            s.version = 42  # the new game's first frame, read while the post was answered
+        return 200
+
+    monkeypatch.setattr(players, "_post", post_answered_after_the_frame)
+
+    async def play_again() -> None:
+        async with asyncio.timeout(5):
+            await players._play_again(
+                "ws://127.0.0.1:1", {"id": 7, "cookies": ["c"]}, sockets, stats
+            )
+
+    asyncio.run(play_again())
+    assert stats.games_started == 1
+    assert stats.timeouts == 0 and stats.errors == {}

@@ -292,21 +292,34 @@ async def test_browser_frames_of_a_version_this_process_has_are_built_without_a_
     await watcher.disconnect()
 
 
+def _out_in_one_turn(host, target: int = 500) -> Table:
+    """A two-seat table where the host (seat 0) goes out on the first turn with 94 points
+    (``_GOING_OUT``): the game ends there when ``target`` is 94 or less."""
+    from games import engine
+
+    table = start_table(host, seats=2, target=target)
+    rules = engine.Rules.from_json(table.rules)
+    hand = ["3C", "3D", "3H", "5S", "6S", "7S", "9D", "9H", "9C", "JH", "QH", "KH", "2C"]
+    deck = engine.stack_deck(rules, 2, 1, hands={0: hand}, upcard="8H", stock=["4S"])
+    redeal(table, dealer=1, deck=deck)
+    table.refresh_from_db()
+    return table
+
+
+_GOING_OUT = [
+    {"type": "draw_stock"},
+    {"type": "meld", "cards": ["3C", "3D", "3H"]},
+    {"type": "meld", "cards": ["4S", "5S", "6S", "7S"]},
+    {"type": "meld", "cards": ["9D", "9H", "9C"]},
+    {"type": "meld", "cards": ["JH", "QH", "KH"]},
+    {"type": "discard", "card": "2C"},
+]
+
+
 async def test_a_hand_that_ends_reaches_the_browser_without_a_thread_hop(alice, monkeypatch):
     """The hand-end version (summary panel, scores) is built on the loop as well: nothing on
     that path reads the database at an unmanaged table."""
-    from games import engine
-
-    def deal() -> Table:
-        table = start_table(alice, seats=2)
-        rules = engine.Rules.from_json(table.rules)
-        hand = ["3C", "3D", "3H", "5S", "6S", "7S", "9D", "9H", "9C", "JH", "QH", "KH", "2C"]
-        deck = engine.stack_deck(rules, 2, 1, hands={0: hand}, upcard="8H", stock=["4S"])
-        redeal(table, dealer=1, deck=deck)
-        table.refresh_from_db()
-        return table
-
-    table = await database_sync_to_async(deal)()
+    table = await database_sync_to_async(_out_in_one_turn)(alice)
     threaded: list[int | None] = []
     thread_render = consumers.TableConsumer._render
 
@@ -319,20 +332,45 @@ async def test_a_hand_that_ends_reaches_the_browser_without_a_thread_hop(alice, 
     version = await _version(table)
     await _html_frame(player, version)
     threaded.clear()
-    plays = [
-        {"type": "draw_stock"},
-        {"type": "meld", "cards": ["3C", "3D", "3H"]},
-        {"type": "meld", "cards": ["4S", "5S", "6S", "7S"]},
-        {"type": "meld", "cards": ["9D", "9H", "9C"]},
-        {"type": "meld", "cards": ["JH", "QH", "KH"]},
-        {"type": "discard", "card": "2C"},
-    ]
-    for number, action in enumerate(plays):
+    for number, action in enumerate(_GOING_OUT):
         await player.send_json_to({"id": f"m{number}", "version": version, "action": action})
         version += 1
         last = await _html_frame(player, version)
     assert 'data-phase="hand_over"' in last and 'id="hand-end"' in last
     assert threaded == []
+    await player.disconnect()
+
+
+@pytest.mark.parametrize("query", ["", "format=json"], ids=["browser", "json"])
+async def test_play_again_reaches_every_socket_at_the_table(alice, query):
+    """The page's "Play again" posts with no swap of its own: the new game reaches the
+    players' screens only through their sockets."""
+    from games.services import tables
+
+    table = await database_sync_to_async(_out_in_one_turn)(alice, 50)
+    player = await _connect(table, alice, query=query)
+    version = await _version(table)
+
+    async def until(wanted: int) -> None:
+        while True:
+            text = await player.receive_from(timeout=15)
+            if text.startswith("{"):
+                frame = json.loads(text)
+                if frame["type"] == "state" and frame["version"] >= wanted:
+                    return
+            elif f'data-version="{wanted}"' in text:
+                return
+
+    for number, action in enumerate(_GOING_OUT):
+        await player.send_json_to({"id": f"m{number}", "version": version, "action": action})
+        version += 1
+        await until(version)
+    await database_sync_to_async(table.refresh_from_db)()
+    assert table.status == Table.Status.FINISHED
+    await database_sync_to_async(tables.table_start)(table_id=table.pk, by=alice)
+    await until(version + 1)
+    await database_sync_to_async(table.refresh_from_db)()
+    assert table.status == Table.Status.PLAYING and table.version == version + 1
     await player.disconnect()
 
 
