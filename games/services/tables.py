@@ -31,6 +31,7 @@ from games.services.shared import (
     refresh_due,
     table_seats,
 )
+from games.text_rules import text_problem
 
 BOT_LEVELS = ("easy", "medium", "hard")
 
@@ -81,7 +82,11 @@ def table_create(
         )
     if bot_level not in BOT_LEVELS:
         raise TableError("invalid_bot", f"Bot level must be one of {', '.join(BOT_LEVELS)}.")
-    name = name.strip() or default_table_name(host.display_name)
+    name = name.strip()
+    problem = text_problem(name)
+    if problem is not None:
+        raise TableError("invalid_name", f"A table name {problem}.")
+    name = name or default_table_name(host.display_name)
     with transaction.atomic():
         _check_not_busy(host)
         _check_table_limits(host)
