@@ -76,11 +76,40 @@ class PlayerLoginForm(AuthenticationForm):
 
 
 class AccountSettingsForm(_UniqueNameAndEmailMixin):
+    """Display name and e-mail. A new e-mail address needs the current password: it is where
+    password resets go, so whoever changes it can take the account over with a reset. Without
+    the check anyone at an open session (a shared computer, a stolen cookie) could."""
+
     email = forms.EmailField(help_text="Only used to reset your password.")
+    current_password = forms.CharField(
+        label="Your password",
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="Only needed to change your e-mail address.",
+    )
 
     class Meta:
         model = User
         fields = ("display_name", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.email_before = self.instance.email
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        email = data.get("email")
+        changed = email is not None and email.lower() != (self.email_before or "").lower()
+        if changed and not self.instance.check_password(data.get("current_password") or ""):
+            self.add_error(
+                "current_password",
+                forms.ValidationError(
+                    "Enter your password to change your e-mail address.",
+                    code="password_needed",
+                ),
+            )
+        return data
 
 
 class GamePreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
