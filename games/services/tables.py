@@ -339,13 +339,15 @@ def _require_host(table: Table, user: User) -> None:
 def table_start(*, table_id: int, by: User) -> Game:
     with transaction.atomic():
         table = locked_table(table_id)
-        if table.status == Table.Status.FINISHED:
-            table.status = Table.Status.WAITING  # "play again" with the same seats
-        elif table.status != Table.Status.WAITING:
+        again = table.status == Table.Status.FINISHED  # "play again" with the same seats
+        if not again and table.status != Table.Status.WAITING:
             raise TableError("started", "The game at this table has already started.")
         if table.managed:
             raise TableError("managed", "This table is started by its organizer.")
         _require_host(table, by)
+        if again:
+            table.status = Table.Status.WAITING
+            _seat_bots_for_leavers(table)
         seats = table_seats(table)
         if any(s.is_empty for s in seats):
             raise TableError("not_full", "Every seat must be taken (add bots to fill them).")
@@ -353,6 +355,22 @@ def table_start(*, table_id: int, by: User) -> Game:
         game = start_game(table, seats)
         announce(table.pk, table.version, lobby=True)
     return game
+
+
+def _seat_bots_for_leavers(table: Table) -> None:
+    """Before a game is played again: a person who left the last one (a bot finished it for
+    them) is not put into the next; a bot of the table's level takes the seat. Left in, a
+    bot played the whole new game in their name and its result was theirs, though they had
+    gone and might be playing at another table."""
+    Seat.objects.filter(table=table, left=True).update(
+        user=None,
+        bot_level=table.bot_level,
+        left=False,
+        autoplay=False,
+        timeouts=0,
+        disconnected_at=None,
+        present_until=None,
+    )
 
 
 def start_game(
