@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
+from django.http import HttpRequest
 
+from accounts.lockout import password_confirmed
 from accounts.models import User
 from accounts.validators import RESERVED_PREFIX
 
@@ -76,11 +78,42 @@ class PlayerLoginForm(AuthenticationForm):
 
 
 class AccountSettingsForm(_UniqueNameAndEmailMixin):
+    """Display name and e-mail. A new e-mail address needs the current password: it is where
+    password resets go, so whoever changes it can take the account over with a reset. Without
+    the check anyone at an open session (a shared computer, a stolen cookie) could."""
+
     email = forms.EmailField(help_text="Only used to reset your password.")
+    current_password = forms.CharField(
+        label="Your password",
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="Only needed to change your e-mail address.",
+    )
 
     class Meta:
         model = User
         fields = ("display_name", "email")
+
+    def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+        self.email_before = self.instance.email
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        email = data.get("email")
+        changed = email is not None and email.lower() != (self.email_before or "").lower()
+        password = data.get("current_password") or ""
+        if changed and not password_confirmed(self.request, self.instance, password):
+            self.add_error(
+                "current_password",
+                forms.ValidationError(
+                    "Enter your password to change your e-mail address.",
+                    code="password_needed",
+                ),
+            )
+        return data
 
 
 class GamePreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -103,12 +136,29 @@ class DeleteAccountForm(forms.Form):
         help_text="We ask again so that nobody can delete your account from an open session.",
     )
 
-    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User, request: HttpRequest, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        self.request = request
 
     def clean_password(self) -> str:
         password: str = self.cleaned_data["password"]
-        if not self.user.check_password(password):
+        if not password_confirmed(self.request, self.user, password):
             raise forms.ValidationError("That is not your password.", code="wrong_password")
         return password
+
+
+class CheckedPasswordChangeForm(PasswordChangeForm):
+    """Django's form, its old password checked through the login lockouts (password_confirmed)."""
+
+    def __init__(self, user: User, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old_password: str = self.cleaned_data["old_password"]
+        if not password_confirmed(self.request, self.user, old_password):
+            raise forms.ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password

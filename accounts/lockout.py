@@ -17,6 +17,7 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username, get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.contrib.auth import authenticate
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -70,3 +71,13 @@ def clear_lockouts(username: str) -> int:
     whoever reset it holds the account's mailbox, and the old password no longer works)."""
     deleted, _ = AccessAttempt.objects.filter(username=username).delete()
     return deleted
+
+
+def password_confirmed(request: HttpRequest, user: Any, password: str) -> bool:
+    """The signed-in user's password asked again (to delete the account, change the password
+    or the e-mail address), checked as a log-in is: through django-axes, so a wrong guess
+    counts towards the same two locks, and a locked account or address is refused whatever
+    was typed (axes' middleware then answers with the lockout page). Checked with
+    `check_password` alone, these forms let anyone at an open session guess without limit."""
+    found = authenticate(request, username=user.get_username(), password=password)
+    return found is not None and found.pk == user.pk

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 from accounts import sockets
 from accounts.forms import (
     AccountSettingsForm,
+    CheckedPasswordChangeForm,
     DeleteAccountForm,
     GamePreferencesForm,
     SignUpForm,
@@ -91,7 +92,7 @@ def account(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_settings(request: HttpRequest) -> HttpResponse:
-    form = AccountSettingsForm(request.POST or None, instance=request.user)
+    form = AccountSettingsForm(request.POST or None, instance=request.user, request=request)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, "Your settings are saved.")
@@ -113,7 +114,7 @@ def game_preferences(request: HttpRequest) -> HttpResponse:
         preferences.save()
         messages.success(request, "Your game preferences are saved.")
         return redirect("accounts:settings")
-    form = AccountSettingsForm(instance=request.user)
+    form = AccountSettingsForm(instance=request.user, request=request)
     return render(
         request,
         "accounts/settings.html",
@@ -125,7 +126,11 @@ def game_preferences(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def delete_account(request: HttpRequest) -> HttpResponse:
-    form = DeleteAccountForm(request.POST or None, user=request.user)  # type: ignore[arg-type]
+    form = DeleteAccountForm(
+        request.POST or None,
+        user=request.user,  # type: ignore[arg-type]
+        request=request,
+    )
     if request.method == "POST" and form.is_valid():
         account_delete(user=request.user)  # type: ignore[arg-type]
         logout(request)
@@ -135,7 +140,13 @@ def delete_account(request: HttpRequest) -> HttpResponse:
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
-    """Django's view; the sockets of this session stay open, those of the others close."""
+    """Django's view; the sockets of this session stay open, those of the others close. The
+    old password is checked through the login lockouts (CheckedPasswordChangeForm)."""
+
+    form_class = CheckedPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
 
     def form_valid(self, form: Any) -> HttpResponse:
         with sockets.keeping_session(self.request.session.session_key):

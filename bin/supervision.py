@@ -34,6 +34,7 @@ PROCFILE = ROOT / "config" / "Procfile.dev"
 START_SECONDS = 5
 START_RETRIES = 20
 # On a stop, TERM first (Daphne closes its sockets, Celery finishes its task), then KILL.
+# TERM goes to each process group, but to a Celery worker's main process only (Program).
 STOP_WAIT_SECONDS = 10
 REDIS_PRIORITY = 100
 SITE_PRIORITY = 200
@@ -49,6 +50,16 @@ class Program:
     command: str
     priority: int = SITE_PRIORITY
 
+    @property
+    def stops_its_own_children(self) -> bool:
+        """A Celery worker: its TERM is a warm shutdown, in which the main process lets the
+        pool children finish their tasks and then stops them. A TERM sent to the whole
+        group reached the children too, and they died at once mid-task ("WorkerLostError"
+        logged at ERROR on every Ctrl-C, the task redone later). So only the main process
+        gets the TERM; the KILL after STOP_WAIT_SECONDS still goes to the whole group."""
+        words = shlex.split(self.command)
+        return "celery" in words and "worker" in words
+
     def section(self) -> str:
         # supervisor expands %(name)s in commands: a literal % (Celery's -n worker@%h) is %%.
         return "\n".join(
@@ -63,7 +74,7 @@ class Program:
                 f"startretries={START_RETRIES}",
                 "stopsignal=TERM",
                 f"stopwaitsecs={STOP_WAIT_SECONDS}",
-                "stopasgroup=true",
+                f"stopasgroup={'false' if self.stops_its_own_children else 'true'}",
                 "killasgroup=true",
                 "redirect_stderr=true",
                 # Into bin/run's own output, as one stream, unrotated.

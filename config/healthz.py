@@ -12,6 +12,7 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -25,6 +26,8 @@ from config.celery import app as celery_app
 
 logger = logging.getLogger(__name__)
 PROBE_TIMEOUT_S = 3.0
+RETRY_PAUSE_S = 0.05
+ROUND_TRIPS = 3
 
 
 def check_database() -> None:
@@ -34,9 +37,28 @@ def check_database() -> None:
 
 
 async def check_channel_layer() -> None:
+    """A message sent to a new channel and read back, tried again after a failure: after
+    a Redis restart the first command on each of the process's pooled connections fails
+    ("Connection closed by server") and the next connects afresh, as for sockets
+    (games/layer_retry.py): the publishing connection and the subscriber each fail once, so
+    a probe makes up to three round trips. Without them the first probe after Redis came
+    back said 503 though Redis was up. A Redis that is really down fails every try (each
+    refused at once; the whole probe is bounded by PROBE_TIMEOUT_S)."""
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer is configured")
+    for attempt in range(1, ROUND_TRIPS + 1):
+        try:
+            await _round_trip(layer)
+            return
+        except Exception as error:
+            if attempt == ROUND_TRIPS:
+                raise
+            logger.info("healthz: channel layer probe %d failed (%s); again", attempt, error)
+            await asyncio.sleep(RETRY_PAUSE_S)
+
+
+async def _round_trip(layer: Any) -> None:
     channel = await layer.new_channel("healthz.")
     token = uuid.uuid4().hex
     await layer.send(channel, {"type": "healthz.probe", "token": token})

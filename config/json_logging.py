@@ -1,9 +1,15 @@
-"""One JSON object per log line, so log collectors need no parsing rules."""
+"""One JSON object per log line, so log collectors need no parsing rules.
+
+Under a supervisor that names its programs (supervisord sets SUPERVISOR_PROCESS_NAME, as
+under `bin/run`, where every process writes to the one terminal), each line also says which
+process wrote it: "process": "web", "worker", "beat", "review".
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 from datetime import UTC, datetime
 
 # Attributes every LogRecord has; anything else was passed through `extra=` and is kept.
@@ -15,6 +21,10 @@ _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {
 
 
 class JsonFormatter(logging.Formatter):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.process_name = os.environ.get("SUPERVISOR_PROCESS_NAME", "")
+
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, tz=UTC).isoformat(),
@@ -23,6 +33,8 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
             "request_id": getattr(record, "request_id", "-"),
         }
+        if self.process_name:
+            entry["process"] = self.process_name
         for key, value in record.__dict__.items():
             if key not in _STANDARD and not key.startswith("_"):
                 entry[key] = value if _is_plain(value) else repr(value)

@@ -42,6 +42,7 @@ ERROR_FIELDS = {
     "invalid_seats": "num_seats",
     "invalid_clock": "turn_seconds",
     "invalid_bot": "bot_level",
+    "invalid_name": "name",
     "invalid_rules": None,
     "busy": None,
 }

@@ -17,12 +17,17 @@ from accounts.sockets import AccountSockets
 from tournaments import broadcast
 from tournaments.models import Tournament
 
+CLOSE_NO_TOURNAMENT = 4404  # no such tournament, or one not announced yet (a draft)
+
 
 class TournamentConsumer(AccountSockets, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         if not await database_sync_to_async(self._exists)():
-            await self.close(code=4404)
+            # Accepted first, as the table socket does: a close before the accept reaches
+            # the browser as a bare HTTP 403 with no close code (docs/protocol.md).
+            await self.accept()
+            await self.close(code=CLOSE_NO_TOURNAMENT)
             return
         self.groups_joined = [broadcast.tournament_group(self.tournament_id)]
         for group in self.groups_joined:

@@ -11,6 +11,7 @@ from accounts.models import User
 from games import signals
 from games.models import Seat, Table
 from games.services.shared import TableError, after_commit
+from games.text_rules import text_problem
 
 CHAT_MIN_INTERVAL_S = 1.0
 
@@ -22,6 +23,9 @@ def chat_post(*, table_id: int, user: User, text: str) -> Any:
     text = " ".join(text.split())
     if not text:
         raise TableError("empty", "Say something first.")
+    problem = text_problem(text)
+    if problem is not None:
+        raise TableError("bad_text", f"A chat line {problem}.")
     if len(text) > ChatMessage.MAX_LENGTH:
         limit = ChatMessage.MAX_LENGTH
         raise TableError("too_long", f"Chat lines are limited to {limit} characters.")

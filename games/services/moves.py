@@ -103,6 +103,9 @@ def _apply_move(
         raise TableError("hand_over", "This hand is over.", version=snap.version)
     if snap.table.paused_at is not None:
         raise TableError("paused", "The game is paused; it goes on when it resumes.")
+    if actor == Move.Actor.HUMAN and 0 <= seat < len(snap.seats) and snap.seats[seat].left:
+        # Leaving is final (seat_back refuses it): a bot finishes the game for this seat.
+        raise TableError("left", "You left this game; a bot finishes it for you.")
     try:
         parsed = engine.action_from_json(action, seat)
         new_state, events = engine.apply(snap.state, parsed)

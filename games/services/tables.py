@@ -31,6 +31,7 @@ from games.services.shared import (
     refresh_due,
     table_seats,
 )
+from games.text_rules import text_problem
 
 BOT_LEVELS = ("easy", "medium", "hard")
 
@@ -81,7 +82,11 @@ def table_create(
         )
     if bot_level not in BOT_LEVELS:
         raise TableError("invalid_bot", f"Bot level must be one of {', '.join(BOT_LEVELS)}.")
-    name = name.strip() or default_table_name(host.display_name)
+    name = name.strip()
+    problem = text_problem(name)
+    if problem is not None:
+        raise TableError("invalid_name", f"A table name {problem}.")
+    name = name or default_table_name(host.display_name)
     with transaction.atomic():
         _check_not_busy(host)
         _check_table_limits(host)
@@ -334,13 +339,15 @@ def _require_host(table: Table, user: User) -> None:
 def table_start(*, table_id: int, by: User) -> Game:
     with transaction.atomic():
         table = locked_table(table_id)
-        if table.status == Table.Status.FINISHED:
-            table.status = Table.Status.WAITING  # "play again" with the same seats
-        elif table.status != Table.Status.WAITING:
+        again = table.status == Table.Status.FINISHED  # "play again" with the same seats
+        if not again and table.status != Table.Status.WAITING:
             raise TableError("started", "The game at this table has already started.")
         if table.managed:
             raise TableError("managed", "This table is started by its organizer.")
         _require_host(table, by)
+        if again:
+            table.status = Table.Status.WAITING
+            _seat_bots_for_leavers(table)
         seats = table_seats(table)
         if any(s.is_empty for s in seats):
             raise TableError("not_full", "Every seat must be taken (add bots to fill them).")
@@ -348,6 +355,22 @@ def table_start(*, table_id: int, by: User) -> Game:
         game = start_game(table, seats)
         announce(table.pk, table.version, lobby=True)
     return game
+
+
+def _seat_bots_for_leavers(table: Table) -> None:
+    """Before a game is played again: a person who left the last one (a bot finished it for
+    them) is not put into the next; a bot of the table's level takes the seat. Left in, a
+    bot played the whole new game in their name and its result was theirs, though they had
+    gone and might be playing at another table."""
+    Seat.objects.filter(table=table, left=True).update(
+        user=None,
+        bot_level=table.bot_level,
+        left=False,
+        autoplay=False,
+        timeouts=0,
+        disconnected_at=None,
+        present_until=None,
+    )
 
 
 def start_game(

@@ -57,6 +57,8 @@ def seat_legal(snap: TableSnapshot, seat: int | None) -> list[dict[str, Any]]:
         return []
     if snap.hand is None or snap.hand.status != Hand.Status.PLAYING:
         return []
+    if 0 <= seat < len(snap.seats) and snap.seats[seat].left:
+        return []  # a bot finishes the game for a seat that left: nothing is theirs to do
     return [engine.action_to_json(a) for a in engine.legal_actions(state, seat)]
 
 

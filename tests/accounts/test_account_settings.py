@@ -3,13 +3,15 @@
 import pytest
 
 from accounts.models import User
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
 
 def test_it_changes_display_name_and_email(alice, alice_client):
     response = alice_client.post(
-        "/accounts/settings/", {"display_name": "Alice W", "email": "aw@example.com"}
+        "/accounts/settings/",
+        {"display_name": "Alice W", "email": "aw@example.com", "current_password": PASSWORD},
     )
     assert response.url == "/accounts/"
     alice.refresh_from_db()

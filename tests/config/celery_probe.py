@@ -34,3 +34,13 @@ def broadcast(group: str, token: str) -> None:
     from channels.layers import get_channel_layer
 
     async_to_sync(get_channel_layer().group_send)(group, {"type": "probe", "token": token})
+
+
+@shared_task(name="tests.config.slow_run")
+def slow_run(marker: str, seconds: float) -> None:
+    """A task still running when its worker is told to stop: it marks its start and end."""
+    from pathlib import Path
+
+    Path(f"{marker}.started").touch()
+    time.sleep(seconds)
+    Path(f"{marker}.finished").touch()

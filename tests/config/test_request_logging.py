@@ -87,3 +87,38 @@ def test_it_keeps_health_checks_out_of_the_info_access_log(client, caplog):
     with caplog.at_level(logging.INFO, logger="rummy.access"):
         client.get("/healthz")
     assert not [r for r in caplog.records if r.name == "rummy.access"]
+
+
+def test_a_supervised_process_names_itself_in_every_line(monkeypatch):
+    """bin/run's processes all write to one terminal: each line says which one wrote it
+    (supervisord sets SUPERVISOR_PROCESS_NAME); without a supervisor there is no such key."""
+    monkeypatch.setenv("SUPERVISOR_PROCESS_NAME", "worker")
+    assert json.loads(JsonFormatter().format(make_record("hello")))["process"] == "worker"
+    monkeypatch.delenv("SUPERVISOR_PROCESS_NAME")
+    assert "process" not in json.loads(JsonFormatter().format(make_record("hello")))
+
+
+def test_the_site_logging_of_a_process_started_by_supervisord_names_it():
+    """The process as bin/run starts it: Django's LOGGING setting, a line on stdout."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import django, logging; django.setup(); "
+        "logging.getLogger('games').warning('from a supervised process')"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "SUPERVISOR_PROCESS_NAME": "beat",
+    }
+    env.pop("PYTEST_CURRENT_TEST", None)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+    )
+    lines = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    line = next(entry for entry in lines if entry["message"] == "from a supervised process")
+    assert line["process"] == "beat"

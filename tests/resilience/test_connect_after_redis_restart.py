@@ -51,3 +51,25 @@ async def test_the_first_lobby_socket_after_a_redis_restart_connects(
         assert await lobby_connects()
     finally:
         again.stop()
+
+
+async def test_the_first_healthz_after_a_redis_restart_says_the_channel_layer_is_up(
+    private_redis, settings, tmp_path
+):
+    """Found on a live bin/run: the first /healthz after the supervised Redis came back
+    answered 503 ("channel_layer": "Connection closed by server"), though Redis was up;
+    a load balancer would take the process out for nothing. The probe tries once more."""
+    from config.healthz import _probe, check_channel_layer
+
+    env = {"REDIS_URL": private_redis.url, "CHANNEL_LAYER": PUBSUB_LAYER}
+    settings.CHANNEL_LAYERS = select_backends(env, base_dir=Path(tmp_path), testing=False)[
+        "CHANNEL_LAYERS"
+    ]
+    assert (await _probe("channel_layer", check_channel_layer))["ok"]
+    again = restart_redis(private_redis)
+    try:
+        first = await _probe("channel_layer", check_channel_layer)
+        assert first["ok"], first
+        assert (await _probe("channel_layer", check_channel_layer))["ok"]
+    finally:
+        again.stop()
