@@ -257,7 +257,9 @@ def seat_change(*, table_id: int, user: User, index: int) -> Seat:
 
 
 def seat_leave(*, table_id: int, user: User) -> None:
-    """Stand up. At a running game a bot finishes for you and the result stays yours."""
+    """Stand up. At a running game a bot finishes for you and the result stays yours; once
+    the game is over you are simply not in the next one. A tournament's finished table is
+    its organizer's to clear."""
     with transaction.atomic():
         table = locked_table(table_id)
         seats = table_seats(table)
@@ -288,6 +290,19 @@ def seat_leave(*, table_id: int, user: User) -> None:
             refresh_due(table)
             announce(table.pk, version, lobby=True)
             return
+        elif table.status == Table.Status.FINISHED and not table.managed and not seat.left:
+            # Between games: the host may play again with the same seats, and someone who
+            # is done should not be pulled into that game (a bot takes a leaver's seat then,
+            # ``_seat_bots_for_leavers``). The host's part passes to someone still seated.
+            seat.left = True
+            seat.save(update_fields=["left"])
+            if table.host_id == user.pk:
+                stays = [s.user for s in seats if s.user_id and s.user_id != user.pk and not s.left]
+                if stays:
+                    table.host = stays[0]
+                    table.save(update_fields=["host"])
+        elif table.status == Table.Status.FINISHED and seat.left:
+            raise TableError("left", "You have already left this table.")
         else:
             raise TableError("finished", "This table has finished.")
         announce(table.pk, bump(table), lobby=True)
@@ -345,6 +360,9 @@ def table_start(*, table_id: int, by: User) -> Game:
         if table.managed:
             raise TableError("managed", "This table is started by its organizer.")
         _require_host(table, by)
+        if again and Seat.objects.filter(table=table, user=by, left=True).exists():
+            # the last person to leave a finished table stays its host, with no one to play
+            raise TableError("left", "You have left this table.")
         if again:
             table.status = Table.Status.WAITING
             _seat_bots_for_leavers(table)

@@ -305,7 +305,12 @@ def table_context(
         ),
         "deadline": _deadline(snap),
         "covered": _covered(snap, seat),
-        "can_leave": seat is not None and table.status == Table.Status.PLAYING,
+        "can_leave": seat is not None
+        and (
+            table.status == Table.Status.PLAYING
+            or (table.status == Table.Status.FINISHED and not table.managed)
+        ),
+        "finished": table.status == Table.Status.FINISHED,
         "timed_out": seat is not None
         and snap.seats[seat].timeouts > 0
         and not snap.seats[seat].autoplay,

@@ -79,3 +79,63 @@ def test_only_the_host_plays_again_and_a_refusal_frees_nobody(alice, bob):
     assert refused.value.code == "not_host"
     assert Seat.objects.get(table=table, index=1).user_id == bob.pk
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
+
+
+def _finished_two_seat_game(alice, bob) -> Table:
+    table = tables.table_create(
+        host=alice, name="", preset="standard", options={}, num_seats=2, turn_seconds=60
+    )
+    tables.seat_join(table_id=table.pk, user=bob)
+    tables.table_start(table_id=table.pk, by=alice)
+    finish(table)
+    return table
+
+
+def test_a_player_may_leave_a_finished_table_and_is_not_in_the_next_game(alice, bob):
+    """Leaving once the game is over was refused ('This table has finished'), so the host's
+    Play again pulled someone who had gone into a new rated game."""
+    table = _finished_two_seat_game(alice, bob)
+    tables.seat_leave(table_id=table.pk, user=bob)
+    second = tables.table_start(table_id=table.pk, by=alice)
+    assert [p["user"] for p in second.players] == [alice.pk, None]
+    assert second.players[1]["bot"] == table.bot_level
+
+
+def test_leaving_a_finished_table_twice_is_refused_and_changes_nothing(alice, bob):
+    table = _finished_two_seat_game(alice, bob)
+    tables.seat_leave(table_id=table.pk, user=bob)
+    version = Table.objects.get(pk=table.pk).version
+    with pytest.raises(TableError) as refused:
+        tables.seat_leave(table_id=table.pk, user=bob)
+    assert refused.value.code == "left"
+    assert Table.objects.get(pk=table.pk).version == version
+
+
+def test_the_host_leaving_a_finished_table_hands_the_next_game_to_someone_still_seated(alice, bob):
+    table = _finished_two_seat_game(alice, bob)
+    tables.seat_leave(table_id=table.pk, user=alice)
+    assert Table.objects.get(pk=table.pk).host_id == bob.pk
+    with pytest.raises(TableError) as refused:
+        tables.table_start(table_id=table.pk, by=alice)
+    assert refused.value.code == "not_host"
+    second = tables.table_start(table_id=table.pk, by=bob)
+    assert [p["user"] for p in second.players] == [None, bob.pk]
+
+
+def test_the_last_person_to_leave_a_finished_table_cannot_start_a_game_of_bots(alice):
+    table = tables.table_create(
+        host=alice,
+        name="",
+        preset="standard",
+        options={},
+        num_seats=2,
+        turn_seconds=60,
+        fill_with_bots=True,
+    )
+    tables.table_start(table_id=table.pk, by=alice)
+    finish(table)
+    tables.seat_leave(table_id=table.pk, user=alice)
+    with pytest.raises(TableError) as refused:
+        tables.table_start(table_id=table.pk, by=alice)
+    assert refused.value.code == "left"
+    assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED

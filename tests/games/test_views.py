@@ -528,6 +528,24 @@ def test_the_table_page_offers_play_again_and_the_replay_once_the_game_is_over(a
     assert Game.objects.filter(table=table).count() == 2
 
 
+def test_a_player_at_a_finished_table_is_offered_leave_and_then_watches(alice):
+    """Leaving was offered only while a game ran, so someone done with a finished table
+    could not say so before the host played again."""
+    table = start_table(alice, seats=2, target=50)
+    finish_game(table)
+
+    def seat_tools() -> str:
+        page = client_for(alice).get(reverse("table_detail", args=[table.pk])).content.decode()
+        start = page.index('id="seat-tools"')
+        return page[start : page.index("</div>", start)]
+
+    tools = seat_tools()
+    assert "Leave" in tools and "the table" in tools and " hidden" not in tools.split(">")[0]
+    left = client_for(alice).post(reverse("seat_leave", args=[table.pk]), **HTMX)
+    assert left.status_code in (200, 204)
+    assert "Leave" not in seat_tools()
+
+
 def test_during_a_rummy_call_window_claimants_get_call_and_pass_controls(alice):
     table = start_table(alice, seats=3, rummy_call=True)
     rng = random.Random(11)
