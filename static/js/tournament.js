@@ -49,8 +49,13 @@
         window.htmx.trigger(live, "tournament-changed");
       }
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       delete live.dataset.connected;
+      // 4401/4403/4404: the server refused this socket (logged out, no access, no such
+      // event); asking again would be refused again, every 30 s for as long as the page is open.
+      if (event.code >= 4400 && event.code < 4500) {
+        return;
+      }
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 30000);
     });
