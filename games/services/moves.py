@@ -146,7 +146,11 @@ def _apply_move(
         arm_clock_at = clock.arm_at(outstanding, table.due_at, now)
         if arm_clock_at is not None:
             table.clock_task_at = arm_clock_at
-    reset_timeouts = actor == Move.Actor.HUMAN and bool(snap.seats[seat].timeouts)
+    # A person's own move ends their run of timeouts, and takes their seat back from a bot
+    # that covered for them (as "I'm back" would): else the bot would go on playing it.
+    reset_timeouts = actor == Move.Actor.HUMAN and (
+        bool(snap.seats[seat].timeouts) or snap.seats[seat].autoplay
+    )
     if not hand_over and not reset_timeouts and move_statement.available():
         won = move_statement.write_move(
             table_id=table_id,
@@ -247,7 +251,7 @@ def _write_move_in_transaction(
     else:
         hand.save(update_fields=["state", "moves_count"])
     if reset_timeouts:
-        Seat.objects.filter(table_id=table.pk, index=seat).update(timeouts=0)
+        Seat.objects.filter(table_id=table.pk, index=seat).update(timeouts=0, autoplay=False)
 
 
 class _Duplicate(TableError):
@@ -333,9 +337,11 @@ def _score_hand(table: Table, hand: Hand, game: Game, state: Any) -> bool:
 
 
 def _seats_after_move(seats: tuple[Any, ...], seat: int, actor: str) -> tuple[Any, ...]:
-    """A person's own move ends their run of timeouts."""
+    """A person's own move ends their run of timeouts and any bot cover of their seat."""
     from dataclasses import replace
 
-    if actor != Move.Actor.HUMAN or not 0 <= seat < len(seats) or not seats[seat].timeouts:
+    if actor != Move.Actor.HUMAN or not 0 <= seat < len(seats):
         return seats
-    return tuple(replace(s, timeouts=0) if s.index == seat else s for s in seats)
+    if not seats[seat].timeouts and not seats[seat].autoplay:
+        return seats
+    return tuple(replace(s, timeouts=0, autoplay=False) if s.index == seat else s for s in seats)

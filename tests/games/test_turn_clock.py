@@ -128,6 +128,24 @@ def test_a_persons_own_move_resets_the_timeout_count(alice_first):
     assert Seat.objects.get(table=table, index=0).timeouts == 0
 
 
+def test_a_covered_persons_own_move_takes_the_seat_back_from_the_bot(alice, alice_first):
+    """A move sent from a seat a bot covers was stored as the person's, and the cover stayed
+    on: the bot went on to play the rest of their turns."""
+    table = alice_first
+    _timeout_alices_turn(table)
+    _timeout_alices_turn(table)
+    table.refresh_from_db()
+    assert Seat.objects.get(table=table, index=0).autoplay and table.due_kind == clock.BOT
+    moves_service.move_submit(
+        table_id=table.pk, seat=0, action={"type": "draw_stock"}, expected_version=table.version
+    )
+    seat = Seat.objects.get(table=table, index=0)
+    table.refresh_from_db()
+    assert not seat.autoplay and seat.timeouts == 0
+    assert table.due_kind == clock.CLOCK  # her own turn goes on under her clock
+    assert not selectors.load_snapshot(table.pk).seats[0].autoplay
+
+
 def test_im_back_is_refused_when_not_covered(alice, alice_first):
     with pytest.raises(shared.TableError) as refused:
         presence.seat_back(table_id=alice_first.pk, user=alice)
