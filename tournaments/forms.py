@@ -60,6 +60,7 @@ FIELD_OF = {
     "invalid_entrants": "min_entrants",
     "invalid_seat_cap": "max_entrants",
     "invalid_maximum": "max_entrants",
+    "too_many_entered": "max_entrants",
     "invalid_clock": "turn_seconds",
     "invalid_window": "registration_closes_at",
     "invalid_start": "scheduled_start",

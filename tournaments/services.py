@@ -133,6 +133,21 @@ def check_settings(tournament: Tournament) -> None:
             "invalid_maximum",
             f"It could never start: it takes at most {room} entrants and needs {needed}.",
         )
+    if tournament.pk is not None and tournament.status in Tournament.UPCOMING:
+        # Settings changed after players entered (format, seats, maximum): the event must
+        # still hold them, or the start would seat them all at one table of fewer seats.
+        entered = Entry.objects.filter(tournament_id=tournament.pk).count()
+        if entered > room:
+            if tournament.is_mtt or room < tournament.seats_per_table:
+                why, fix = f"more than the maximum of {room}", "raise it"
+            else:
+                why = f"and a single table seats {room}"
+                fix = "choose the multi-table format"
+            raise TournamentError(
+                "too_many_entered",
+                f"{entered} players have entered already, {why}: {fix}, or remove entrants "
+                "(Admin \u2192 Entries) first.",
+            )
     low, high = tables_service.MIN_TURN_SECONDS, tables_service.MAX_TURN_SECONDS
     if not low <= tournament.turn_seconds <= high:
         raise TournamentError(

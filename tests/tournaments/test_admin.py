@@ -338,6 +338,46 @@ def test_a_past_time_already_saved_does_not_block_other_changes(organizer_client
     assert t.name == "Renamed"
 
 
+def change_post(t: Tournament, **overrides):
+    """The change page's post for an upcoming tournament, its levels as they are."""
+    levels = list(t.levels.all())
+    post = new_tournament_post(
+        **{"levels-TOTAL_FORMS": str(len(levels)), "levels-INITIAL_FORMS": str(len(levels))},
+        **overrides,
+    )
+    for prefix in ("tables", "entries"):
+        post.update({f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"})
+    for i, lv in enumerate(levels):
+        post.update({f"levels-{i}-id": str(lv.pk), f"levels-{i}-tournament": str(t.pk)})
+        post.update({f"levels-{i}-{k}": str(getattr(lv, k)) for k in ("number", "pcr", "duration")})
+    return post
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        # an MTT made a single table tourney: start seated all 7 at one table of 7 seats
+        ({"format": "stt"}, "7 players have entered already, and a single table seats 4"),
+        ({"format": "quick", "seats_per_table": "3"}, "and a single table seats 3"),
+        ({"max_entrants": "5"}, "7 players have entered already, more than the maximum of 5"),
+    ],
+)
+def test_settings_that_cannot_hold_those_already_entered_are_refused(
+    organizer_client, overrides, message
+):
+    t = make_tournament(max_entrants=100, seats_per_table=4)
+    enter(t, bot_players(7))
+    response = organizer_client.post(f"{CHANGELIST}{t.pk}/change/", change_post(t, **overrides))
+    assert response.status_code == 200
+    assert message in beside(response.content.decode(), "max_entrants")
+    t.refresh_from_db()
+    assert (t.format, t.max_entrants, t.seats_per_table) == ("mtt", 100, 4)
+    # room for all seven saves
+    post = change_post(t, max_entrants="7", name="Room for seven")
+    assert organizer_client.post(f"{CHANGELIST}{t.pk}/change/", post).status_code == 302
+    assert Tournament.objects.get(pk=t.pk).name == "Room for seven"
+
+
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
