@@ -62,6 +62,15 @@ def confirmed_or_ask(
     return TemplateResponse(request, "admin/tournaments/confirm_bulk.html", context)
 
 
+def player_link(user: Any) -> str:
+    """A player's name, linked to their public page: organizers may not open accounts in
+    the admin (Django's own link to the account answered them 403 Forbidden)."""
+    if user is None:
+        return "-"
+    url = reverse("player_detail", kwargs={"name": user.display_name})
+    return format_html('<a href="{}">{}</a>', url, user.display_name)
+
+
 STEP_FIELDS = ("number", "pcr", "duration")
 
 
@@ -109,7 +118,7 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
     can_delete = False
     fields = readonly_fields = (
         "place",
-        "user",
+        "player",
         "player_kind",
         "status",
         "chips",
@@ -126,6 +135,10 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
         return super().get_queryset(request).select_related("user", "table", "tournament")
+
+    @admin.display(description="Player")
+    def player(self, entry: Entry) -> str:
+        return player_link(entry.user)
 
     @admin.display(description="Bot?")
     def player_kind(self, entry: Entry) -> str:
@@ -213,7 +226,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "paused_at",
         "lock_step",
         "break_until",
-        "created_by",
+        "creator",
     )
     change_form_template = "admin/tournaments/tournament/change_form.html"
     actions = (
@@ -253,7 +266,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             "paused_at",
             "lock_step",
             "break_until",
-            "created_by",
+            "creator",
         )
         sets: list[tuple[str | None, dict[str, Any]]] = [
             (None, {"fields": ("name", "format", "preset", "notice")}),
@@ -309,6 +322,10 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 options["classes"] = ("collapse",)
             sets.insert(1, sets.pop())
         return sets
+
+    @admin.display(description="Created by")
+    def creator(self, t: Tournament) -> str:
+        return player_link(t.created_by)
 
     @admin.display(description="House rules")
     def house_rules(self, t: Tournament) -> str:
@@ -769,7 +786,15 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
             return ("tournament", "user")
-        return super().get_fields(request, obj)
+        fields = [f for f in super().get_fields(request, obj) if f != "player"]
+        return ["player" if f == "user" else f for f in fields]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return (*super().get_readonly_fields(request, obj), "player")
+
+    @admin.display(description="Player")
+    def player(self, entry: Entry) -> str:
+        return player_link(entry.user)
 
     def save_model(self, request: HttpRequest, obj: Entry, form: Any, change: bool) -> None:
         entry = services.entrant_add(tournament_id=obj.tournament_id, user=obj.user)

@@ -540,3 +540,27 @@ def test_the_list_shows_the_scheduled_start_before_the_less_urgent_columns(clien
     page = client.get(CHANGELIST).content.decode()
     assert page.index("column-scheduled_start") < page.index("column-preset")
     assert "column-created_at" not in page and "column-level_and_pcr" in page
+
+
+def test_every_link_on_an_organizers_pages_opens_for_them(client, organizer, alice):
+    """Entrants' names and "Created by" linked to the accounts admin, which answers an
+    organizer 403 Forbidden; they now link to the player's public page."""
+    from tournaments import services
+
+    t = make_tournament(created_by=organizer)
+    enter(t, [alice, *bot_players(3)])
+    services.start(tournament_id=t.pk)
+    entry = Entry.objects.get(tournament=t, user=alice)
+    checked = set()
+    for url in (change_url(t), f"/admin/tournaments/entry/{entry.pk}/change/"):
+        page = client.get(url)
+        assert page.status_code == 200
+        html = page.content.decode()
+        assert "/admin/accounts/" not in html
+        assert '<a href="/players/Alice/">Alice</a>' in html
+        for href in set(re.findall(r'href="(/[^"#?]*)"', html)) - checked:
+            if "logout" in href or href.startswith("/static/"):
+                continue
+            checked.add(href)
+            assert client.get(href, follow=True).status_code == 200, href
+    assert '<a href="/players/Olga/">Olga</a>' in client.get(change_url(t)).content.decode()
