@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 from django.utils import timezone
 
-from tournaments import prizes
+from tournaments import prizes, schedule
 from tournaments.models import ChipLedger, Entry, Tournament, TournamentTable
 
 PERIODS = {"week": 7, "month": 30, "all": None}
@@ -148,11 +148,18 @@ def table_progress(t: Tournament, table: TournamentTable) -> Progress | None:
         return None
     steps = _steps(t)
     numbers = [n for n, _p, _d in steps]
+    level, pcr = table.level, table.pcr
+    between = table.round <= table.settled_round
+    if between:
+        # Between hands (on a break, say): the table's level is the hand it played; what it
+        # plays next may be the next level's, and the hands left are counted from there.
+        step = schedule.level_at([schedule.Step(*s) for s in steps], float(table.settled_round))
+        level, pcr = step.number, step.pcr
     following = None
-    if table.level in numbers and numbers.index(table.level) + 1 < len(steps):
-        following = steps[numbers.index(table.level) + 1][1]
+    if level in numbers and numbers.index(level) + 1 < len(steps):
+        following = steps[numbers.index(level) + 1][1]
     left = independent.hands_to_next_level(t, table)
-    return Progress(table.level, table.pcr, following, left, t.level_unit)
+    return Progress(level, pcr, following, left, t.level_unit, between)
 
 
 def late_registration_open(t: Tournament) -> bool:
@@ -313,6 +320,7 @@ class Progress:
     next_pcr: int | None
     left: int | None  # hands (counting the one in play) or whole minutes until the next PCR
     unit: str  # "hands" or "minutes"
+    between: bool = False  # no hand in play: ``left`` counts from the next one
 
     @property
     def next_text(self) -> str:
@@ -320,7 +328,8 @@ class Progress:
             return "last level"
         if self.unit == Tournament.LevelUnit.HANDS:
             if self.left <= 1:
-                return f"PCR {self.next_pcr} from the next hand"
+                when = "after" if self.between else "from"
+                return f"PCR {self.next_pcr} {when} the next hand"
             return f"PCR {self.next_pcr} in {self.left} hands"
         if self.left <= 1:
             return f"PCR {self.next_pcr} in about a minute"

@@ -219,3 +219,32 @@ def test_the_lobby_shows_the_next_pcr_and_the_players_result():
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.OUT, place=2, chips=0)
     page = client.get(lobby).content.decode()
     assert "You are out: 2nd of 4." in page and "Eliminated" not in page
+
+
+@pytest.mark.parametrize(
+    ("played", "before", "expected"),
+    [
+        # a table between hands at a level's end (where breaks come) plays the next level next
+        (2, (1, 5), "Level 2 · PCR 20 · next: PCR 100 in 2 hands"),
+        (4, (2, 20), "Level 3 · PCR 100 · next: last level"),
+        # mid-level, between hands: the next hand is the level's last ('from the next hand'
+        # said the next one was already at PCR 20)
+        (1, (1, 5), "Level 1 · PCR 5 · next: PCR 20 after the next hand"),
+        (3, (2, 20), "Level 2 · PCR 20 · next: PCR 100 after the next hand"),
+    ],
+)
+def test_a_table_between_hands_shows_the_level_of_its_next_hand(played, before, expected):
+    """On its break after level 2 a table read 'level 2, PCR 20, next: last level' (level 3
+    was still to come, from its next hand); after level 1, 'next: PCR 20 in 2 hands' while
+    its next hand was already dealt at PCR 20; mid-level, 'from the next hand' for a next
+    hand still at the old PCR."""
+    t = running_mtt()  # levels: PCR 5 for 2 hands, 20 for 2, then 100
+    client, entry = entrant_client(t)
+    level, pcr = before
+    TournamentTable.objects.filter(pk=entry.table_id).update(
+        round=played, settled_round=played, level=level, pcr=pcr
+    )
+    url = reverse("tournaments:table-banner", args=[t.pk, entry.table_id])
+    assert expected in client.get(url).content.decode()
+    public = Client().get(t.get_absolute_url()).content.decode()
+    assert expected.replace(" · ", ", ", 2).replace("Level", "level") in public
