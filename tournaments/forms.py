@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games import engine
 from games import forms as game_forms
+from games.rules_pages import in_words
 from tournaments import prizes, services
 from tournaments.models import Tournament
 
@@ -65,6 +66,7 @@ FIELD_OF = {
     "invalid_window": "registration_closes_at",
     "invalid_start": "scheduled_start",
     "invalid_hands": "hands",
+    "invalid_target": "target",
     "invalid_prizes": "prizes",
     "invalid_countdown": "sit_and_go_seconds",
     "invalid_duplicate": "duplicate",
@@ -201,7 +203,9 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
             services.check_settings(probe)
         except services.TournamentError as exc:
             field = FIELD_OF.get(exc.code)
-            self.add_error(field if field in self.fields else None, exc.message)
+            # the engine's refusals name options by identifier ("Option target ..."): in words
+            message = in_words(exc.message) if exc.code == "invalid_rules" else exc.message
+            self.add_error(field if field in self.fields else None, message)
         return data
 
     def _post_clean(self) -> None:

@@ -162,6 +162,13 @@ def check_settings(tournament: Tournament) -> None:
         )
     if tournament.format == Tournament.Format.QUICK and tournament.hands < 1:
         raise TournamentError("invalid_hands", "A quick game needs at least one hand.")
+    if tournament.format == Tournament.Format.STT and tournament.target:
+        low, high = engine.OPTIONS["target"].allowed
+        if not low <= tournament.target <= high:
+            raise TournamentError(
+                "invalid_target",
+                f"The target must be between {low} and {high} points (empty: the preset's).",
+            )
     try:
         prizes.check_table(tournament.prizes)
     except prizes.PrizeError as exc:

@@ -285,6 +285,10 @@ def beside(page: str, field: str) -> str:
         ("seats_per_table", {"seats_per_table": "5"}, "Tables seat 2 to 4 players."),
         ("starting_chips", {"starting_chips": "0"}, "Players need starting chips."),
         ("min_entrants", {"min_entrants": "10", "max_entrants": "5"}, "above the maximum"),
+        # an STT's target out of the tables' range read "Option target must be between 50
+        # and 100000." at the top of the form
+        ("target", {"format": "stt", "target": "10"}, "The target must be between 50 and"),
+        ("target", {"format": "stt", "target": "999999"}, "The target must be between 50 and"),
     ],
 )
 def test_settings_that_cannot_work_are_refused_beside_their_field(
