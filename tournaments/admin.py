@@ -133,6 +133,12 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Chips and out rounds are a multi-table's; a game total a single table's."""
+        mtt = obj is None or obj.is_mtt
+        drop = ("score",) if mtt else ("chips", "out_round")
+        return [f for f in self.fields if f not in drop]
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
         return super().get_queryset(request).select_related("user", "table", "tournament")
 
@@ -166,6 +172,12 @@ class TableInline(admin.TabularInline):  # type: ignore[type-arg]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """A single table has no rounds, levels, PCR or breaks of its own to show."""
+        if obj is None or obj.is_mtt:
+            return self.fields
+        return [f for f in self.fields if f in ("number", "status", "watch", "stop_link")]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[TournamentTable]:
         return super().get_queryset(request).select_related("tournament")
@@ -227,6 +239,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "lock_step",
         "break_until",
         "creator",
+        "pcr_in_force",
     )
     change_form_template = "admin/tournaments/tournament/change_form.html"
     actions = (
@@ -255,12 +268,13 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         """Grouped as an organizer thinks of them; house rules as fields until the start."""
         started = obj is not None and obj.status not in Tournament.UPCOMING
         rules = ("house_rules",) if started else ("options_for", *HOUSE_RULE_FIELDS)
+        mtt_only = ("round", "level", "pcr_in_force", "lock_step", "break_until")
         state = (
             "status",
             "public_page",
             "round",
             "level",
-            "pcr",
+            "pcr_in_force",
             "started_at",
             "finished_at",
             "paused_at",
@@ -268,6 +282,8 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             "break_until",
             "creator",
         )
+        if obj is not None and not obj.is_mtt:  # a quick game or STT has none of these
+            state = tuple(f for f in state if f not in mtt_only)
         sets: list[tuple[str | None, dict[str, Any]]] = [
             (None, {"fields": ("name", "format", "preset", "notice")}),
             (
@@ -322,6 +338,10 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 options["classes"] = ("collapse",)
             sets.insert(1, sets.pop())
         return sets
+
+    @admin.display(description="PCR")
+    def pcr_in_force(self, t: Tournament) -> int:
+        return t.pcr
 
     @admin.display(description="Created by")
     def creator(self, t: Tournament) -> str:
@@ -505,6 +525,8 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
             return (LevelInline,)
+        if not obj.is_mtt and obj.status not in Tournament.UPCOMING:
+            return (TableInline, EntryInline)  # no level schedule: it has none
         return self.inlines
 
     def get_inline_instances(self, request: HttpRequest, obj: Any = None) -> Any:

@@ -564,3 +564,27 @@ def test_every_link_on_an_organizers_pages_opens_for_them(client, organizer, ali
             checked.add(href)
             assert client.get(href, follow=True).status_code == 200, href
     assert '<a href="/players/Olga/">Olga</a>' in client.get(change_url(t)).content.decode()
+
+
+def test_a_single_tables_page_shows_no_multi_table_state(client, alice):
+    """A running STT's page showed 'Round 1 (rounds started, multi-table)', 'Level 0',
+    'Pcr 0', 'Lock step' (hand-for-hand), an empty level schedule and 0 chips per player."""
+    from tournaments import services
+
+    t = make_tournament(format=Tournament.Format.STT, bots_allowed=True, min_entrants=1)
+    enter(t, [alice])
+    services.start(tournament_id=t.pk)
+    page = client.get(change_url(t)).content.decode()
+    for field in ("round", "level", "pcr", "pcr_in_force", "lock_step", "break_until"):
+        assert f'field-{field}"' not in page, field
+    assert 'field-chips"' not in page and 'field-out_round"' not in page
+    assert 'id="levels-group"' not in page
+    assert 'field-score"' in page and 'field-status"' in page
+
+    mtt = make_tournament(name="Multi")
+    enter(mtt, bot_players(4))
+    services.start(tournament_id=mtt.pk)
+    page = client.get(change_url(mtt)).content.decode()
+    assert re.search(r"<label>PCR:</label>", page) and "Pcr:" not in page
+    assert 'field-lock_step"' in page and 'field-chips"' in page and 'field-score"' not in page
+    assert 'id="levels-group"' in page
