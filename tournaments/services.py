@@ -156,6 +156,11 @@ def check_settings(tournament: Tournament) -> None:
     opens, closes = tournament.registration_opens_at, tournament.registration_closes_at
     if opens and closes and closes <= opens:
         raise TournamentError("invalid_window", "Registration must close after it opens.")
+    if opens and tournament.scheduled_start and tournament.scheduled_start <= opens:
+        # the sweeper would open it after its start and cancel it in the same sweep
+        raise TournamentError(
+            "invalid_start", "The scheduled start must come after registration opens."
+        )
     if closes and tournament.scheduled_start and tournament.scheduled_start < closes:
         raise TournamentError(
             "invalid_start", "The scheduled start must not come before registration closes."

@@ -342,6 +342,27 @@ def test_a_past_time_already_saved_does_not_block_other_changes(organizer_client
     assert t.name == "Renamed"
 
 
+def test_a_start_before_registration_opens_is_refused(organizer_client):
+    """Registration opening an hour after the start was saved; at the opening the sweeper
+    opened it and cancelled it in the same sweep ('Cancelled: 0 entered')."""
+    soon = timezone.localtime().replace(microsecond=0) + timedelta(hours=1)
+    later = soon + timedelta(hours=1)
+    post = new_tournament_post(
+        scheduled_start_0=soon.date().isoformat(),
+        scheduled_start_1=soon.time().isoformat(),
+        registration_opens_at_0=later.date().isoformat(),
+        registration_opens_at_1=later.time().isoformat(),
+    )
+    response = organizer_client.post(CHANGELIST + "add/", post)
+    assert "The scheduled start must come after registration opens." in beside(
+        response.content.decode(), "scheduled_start"
+    )
+    assert not Tournament.objects.exists()
+    post["registration_opens_at_1"] = (soon - timedelta(minutes=30)).time().isoformat()
+    post["registration_opens_at_0"] = (soon - timedelta(minutes=30)).date().isoformat()
+    assert organizer_client.post(CHANGELIST + "add/", post).status_code == 302
+
+
 def change_post(t: Tournament, **overrides):
     """The change page's post for an upcoming tournament, its levels as they are."""
     levels = list(t.levels.all())
