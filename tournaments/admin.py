@@ -797,6 +797,14 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Removing is for entrants before the start; after it a player is disqualified.
+        (An entry's Delete button after the start led to a page saying the organizer may
+        not delete "chip ledger" objects.)"""
+        if obj is not None and obj.tournament.status not in Tournament.UPCOMING:
+            return False
+        return super().has_delete_permission(request, obj)
+
     @admin.display(description="Bot?", ordering="user__is_bot")
     def player_kind(self, entry: Entry) -> str:
         return selectors.player_kind(entry.user)

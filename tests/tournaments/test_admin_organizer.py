@@ -588,3 +588,24 @@ def test_a_single_tables_page_shows_no_multi_table_state(client, alice):
     assert re.search(r"<label>PCR:</label>", page) and "Pcr:" not in page
     assert 'field-lock_step"' in page and 'field-chips"' in page and 'field-score"' not in page
     assert 'id="levels-group"' in page
+
+
+def test_an_entry_can_be_deleted_before_the_start_and_not_after(client, alice):
+    """After the start an entry's Delete button led to a page refusing for want of the
+    right to delete "chip ledger" objects; the button now shows only before the start."""
+    from tournaments import services
+
+    t = make_tournament()
+    enter(t, [alice, *bot_players(4)])
+    entry = Entry.objects.get(tournament=t, user=alice)
+    page = f"/admin/tournaments/entry/{entry.pk}/change/"
+    assert f"/admin/tournaments/entry/{entry.pk}/delete/" in client.get(page).content.decode()
+    services.start(tournament_id=t.pk)
+    assert "/delete/" not in client.get(page).content.decode()
+    assert client.get(f"/admin/tournaments/entry/{entry.pk}/delete/").status_code == 403
+    assert Entry.objects.filter(pk=entry.pk).exists()
+    t2 = make_tournament(name="Later")
+    enter(t2, [alice])
+    later = Entry.objects.get(tournament=t2)
+    response = client.post(f"/admin/tournaments/entry/{later.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302 and not Entry.objects.filter(pk=later.pk).exists()
