@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 from django.utils import timezone
 
-from tournaments import prizes, schedule
+from tournaments import breaks, prizes, schedule
 from tournaments.models import ChipLedger, Entry, Tournament, TournamentTable
 
 PERIODS = {"week": 7, "month": 30, "all": None}
@@ -351,11 +351,11 @@ def level_schedule(t: Tournament) -> list[LevelRow]:
 
 
 def minutes_played(t: Tournament, now: datetime | None = None) -> float:
-    """Minutes of play so far: pauses do not count (a pause in progress neither)."""
+    """Minutes on the level clock so far: pauses (a pause in progress too) and breaks do not
+    count, as for the clock that changes the level (``breaks.clock_minutes``)."""
     if t.started_at is None:
         return 0.0
-    until = t.paused_at or now or timezone.now()
-    return max(0.0, ((until - t.started_at).total_seconds() - t.paused_seconds) / 60)
+    return breaks.clock_minutes(t, t.paused_at or now or timezone.now())
 
 
 def progress(t: Tournament, now: datetime | None = None) -> Progress | None:

@@ -64,6 +64,24 @@ def test_the_next_pcr_in_minutes_leaves_pauses_out():
     assert selectors.progress(t, now).next_text == "PCR 20 in about 2 minutes"
 
 
+def test_the_next_pcr_in_minutes_leaves_breaks_out_as_the_level_clock_does():
+    """After a 5-minute break the page said 'PCR 20 in about a minute' for 3 minutes more:
+    it counted the break, which the level clock (breaks.clock_minutes) leaves out."""
+    from tournaments import breaks
+
+    t = running_mtt(level_unit=Tournament.LevelUnit.MINUTES, break_every=1, break_minutes=5)
+    now = timezone.now()  # levels: PCR 5 for 2 minutes, 20 for 2, then 100
+    t.started_at = now - timedelta(minutes=5, seconds=30)  # 30 s of play, then the break
+    t.break_seconds = 5 * 60
+    assert breaks.clock_minutes(t, now) == pytest.approx(0.5)
+    assert selectors.progress(t, now).next_text == "PCR 20 in about 2 minutes"
+    # during a break the clock stands still
+    t.break_seconds = 0
+    t.break_until = now + timedelta(minutes=4)  # began a minute ago, after 30 s of play
+    t.started_at = now - timedelta(minutes=1, seconds=30)
+    assert selectors.progress(t, now).next_text == "PCR 20 in about 2 minutes"
+
+
 def test_the_public_page_shows_the_whole_schedule_and_marks_the_current_level():
     t = running_mtt()
     Tournament.objects.filter(pk=t.pk).update(level=2, pcr=20, round=4)
