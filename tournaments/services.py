@@ -1517,21 +1517,24 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
             needs_attention=False,
         )
         .annotate(n=Count("entries"))
-        .values_list("pk", "n", "min_entrants")
+        .only("pk", "format", "preset", "min_entrants", "bots_allowed")
     )
-    for pk, count, minimum in due:
-        if count < max(minimum, 1):
+    for due_t in due:
+        pk, count, needed = due_t.pk, due_t.n, needed_entrants(due_t)  # type: ignore[attr-defined]
+        if count < needed:  # the rules' own minimum too (3 for classic), not only the form's
             done["cancelled"] += _quietly(
                 cancel,
                 tournament_id=pk,
-                notice=f"Cancelled: {count} entered, at least {minimum} were needed.",
+                notice=f"Cancelled: {count} entered, at least {needed} were needed.",
             )
             continue
-        outcome = _quietly(start, tournament_id=pk, now=now)
+        refused: list[str] = []
+        outcome = _quietly(start, tournament_id=pk, now=now, refused=refused)
         if outcome == 1:
             done["started"] += 1
         elif outcome == 0:
-            _quietly(cancel, tournament_id=pk, notice="Cancelled: the tournament could not start.")
+            reason = f"Cancelled: it could not start. {' '.join(refused)}".strip()
+            _quietly(cancel, tournament_id=pk, notice=reason)
             done["cancelled"] += 1
         else:
             done["failed"] += 1
@@ -1575,12 +1578,15 @@ def sit_and_go_safely(*, tournament_id: int, now: datetime | None = None) -> int
         return 0
 
 
-def _quietly(fn: Callable[..., Any], **kwargs: Any) -> int:
-    """1 done, 0 refused (a ``TournamentError``), -1 failed (logged and stored on it)."""
+def _quietly(fn: Callable[..., Any], *, refused: list[str] | None = None, **kwargs: Any) -> int:
+    """1 done, 0 refused (a ``TournamentError``, its sentence added to ``refused``), -1
+    failed (logged and stored on it)."""
     try:
         fn(**kwargs)
     except TournamentError as exc:
         log.info("tournament sweep step refused", extra={"code": exc.code})
+        if refused is not None:
+            refused.append(exc.message)
         return 0
     except Exception as exc:  # one failure must not stop the others
         log.exception("tournament sweep step %s failed", getattr(fn, "__name__", fn))
