@@ -901,6 +901,23 @@ class ChipLedgerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_filter = ("kind", "tournament")
     list_select_related = ("tournament", "table", "payer__user", "payee__user")
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The hand as a link to its game's public page: the games admin, where Django
+        linked it, answers organizers 403 Forbidden."""
+        return ["hand_link" if f == "hand" else f for f in super().get_fields(request, obj)]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return (*super().get_readonly_fields(request, obj), "hand_link")
+
+    @admin.display(description="Hand")
+    def hand_link(self, row: ChipLedger) -> str:
+        if row.hand is None:
+            return "-"
+        url = reverse("game_detail", args=[row.hand.game_id])
+        return format_html(
+            '<a href="{}">Hand {} of game {}</a>', url, row.hand.number, row.hand.game_id
+        )
+
     @admin.display(description="From", ordering="payer")
     def paid_by(self, row: ChipLedger) -> str:
         return str(row.payer) if row.payer else "bank"

@@ -309,8 +309,9 @@ class ChipLedger(models.Model):
         ordering = ["tournament", "id"]
         indexes = [models.Index(fields=["tournament", "round"], name="ledger_round_idx")]
 
-    def __str__(self) -> str:
-        return f"{self.amount} to {self.payee_id or 'the bank'}"
+    def __str__(self) -> str:  # the admin's title for a row: who paid whom, never an id
+        payer, payee = self.payer or "the bank", self.payee or "the bank"
+        return f"{self.amount} chips from {payer} to {payee}"
 
 
 class DuplicateDeal(models.Model):

@@ -21,7 +21,7 @@ from games import engine
 from games.forms import TableCreateForm, option_field_name
 from games.rules_pages import in_words, option_label
 from tests.conftest import make_player
-from tests.tournaments.conftest import bot_players, enter, make_tournament
+from tests.tournaments.conftest import bot_players, drive, enter, make_tournament
 from tournaments.forms import TournamentForm, default_preset
 from tournaments.models import Entry, Tournament
 
@@ -609,3 +609,25 @@ def test_an_entry_can_be_deleted_before_the_start_and_not_after(client, alice):
     later = Entry.objects.get(tournament=t2)
     response = client.post(f"/admin/tournaments/entry/{later.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302 and not Entry.objects.filter(pk=later.pk).exists()
+
+
+def test_a_ledger_rows_page_names_the_players_and_links_only_where_organizers_may_go(client):
+    """Its title read '360 to 3' (the payee's entry id) and its hand linked to the games
+    admin, which answers organizers 403 Forbidden."""
+    from tournaments import services
+    from tournaments.models import ChipLedger
+
+    t = make_tournament(starting_chips=100, levels=((1, 50, 5),))
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    drive(t)
+    row = ChipLedger.objects.filter(tournament=t, kind="hand").first()
+    page = client.get(f"/admin/tournaments/chipledger/{row.pk}/change/").content.decode()
+    assert f"{row.amount} chips from {row.payer.user} to {row.payee.user}" in page
+    assert "/admin/games/" not in page and f'href="/games/{row.hand.game_id}/"' in page
+    for href in set(re.findall(r'href="(/[^"#?]*)"', page)):
+        if "logout" not in href and not href.startswith("/static/"):
+            assert client.get(href, follow=True).status_code == 200, href
+    stack = ChipLedger.objects.filter(tournament=t, kind="stack").first()
+    page = client.get(f"/admin/tournaments/chipledger/{stack.pk}/change/").content.decode()
+    assert f"100 chips from the bank to {stack.payee.user}" in page
