@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Max, OuterRef, Q, Subquery, Value
+from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -620,7 +620,17 @@ def resume(*, tournament_id: int, now: datetime | None = None) -> Tournament:
         t.needs_attention, t.error_count, t.retry_at = False, 0, None
         if t.status == Status.PAUSED:
             if t.paused_at is not None:
-                t.paused_seconds += int((now - t.paused_at).total_seconds())
+                paused = now - t.paused_at
+                t.paused_seconds += int(paused.total_seconds())
+                # A break running when the pause began was stopped with every other clock:
+                # what was left of it is still owed (else it ends unseen during the pause
+                # and is taken off the level clock a second time, which then goes back).
+                if t.break_until is not None and t.break_until > t.paused_at:
+                    t.break_until += paused
+                    fields.append("break_until")
+                TournamentTable.objects.filter(tournament=t, break_until__gt=t.paused_at).update(
+                    break_until=F("break_until") + paused
+                )
             t.status = Status.RUNNING
             t.paused_at = None
             fields += ["status", "paused_at", "paused_seconds"]
