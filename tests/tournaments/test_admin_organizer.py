@@ -287,6 +287,22 @@ def test_a_bad_bot_count_changes_nothing(client):
     assert not Entry.objects.filter(tournament=t).exists()
 
 
+def test_more_bots_than_seats_left_says_how_many_fit(client, alice):
+    """Four bots asked for a table with three seats left answered 'This tournament is full
+    (4 entrants).' while it held one; nothing was added and nothing said why."""
+    t = make_tournament(format=Tournament.Format.STT, seats_per_table=4, bots_allowed=False)
+    enter(t, [alice])
+    page = client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "4"}, follow=True)
+    assert "Add bots: Only 3 places are left (at most 4 entrants): add at most 3." in (
+        page.content.decode()
+    )
+    assert Entry.objects.filter(tournament=t).count() == 1
+    client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "3"})
+    assert Entry.objects.filter(tournament=t).count() == 4
+    page = client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "1"}, follow=True)
+    assert "Add bots: This tournament is full (4 entrants)." in page.content.decode()
+
+
 def test_the_csv_names_the_tournament_and_its_date(client):
     t = make_tournament(name="Friday night cup")
     enter(t, bot_players(2))
