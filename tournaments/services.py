@@ -730,9 +730,42 @@ def disqualify(*, tournament_id: int, user: User, now: datetime | None = None) -
                 tables_service.seat_leave(table_id=table.table_id, user=user)
         if t.is_mtt and not Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING):
             _end_mtt(t, now)  # nobody left to play: those out before them take the places
+        elif not t.is_mtt and not _anyone_competes(t, table):
+            _call_off_single(t, table, now)
         _changed(t.pk)
     _arm(t.pk)
     return entry
+
+
+ALL_DISQUALIFIED = "Cancelled: every player was disqualified."
+
+
+def _anyone_competes(t: Tournament, table: TournamentTable | None) -> bool:
+    """A quick game or STT still has a seat playing for a place: an entrant, or a filler
+    bot (a seat with no account)."""
+    if Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).exists():
+        return True
+    if table is None or table.table_id is None:
+        return False
+    return Seat.objects.filter(table_id=table.table_id, user__isnull=True).exists()
+
+
+def _call_off_single(t: Tournament, table: TournamentTable | None, now: datetime) -> None:
+    """Every entrant of a single table is disqualified and no filler bot plays: nobody can
+    take a place, so the game stops and the event is cancelled with that reason (the bots
+    would otherwise play the seats on to the end for nobody)."""
+    if table is not None and table.table_id is not None:
+        with contextlib.suppress(shared.TableError):  # between hands: nothing is dealt again
+            tables_service.table_abort(table_id=table.table_id, reason=ALL_DISQUALIFIED)
+        table.status = TournamentTable.Status.DONE
+        table.save(update_fields=["status"])
+    t.status = Status.CANCELLED
+    t.notice = ALL_DISQUALIFIED
+    t.finished_at = now
+    t.save(update_fields=["status", "notice", "finished_at"])
+    from tournaments import announce
+
+    announce.cancelled(t)
 
 
 # --- rounds (multi-table) --------------------------------------------------------------------
