@@ -120,7 +120,7 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
         "place",
         "player",
         "player_kind",
-        "status",
+        "status_shown",
         "chips",
         "score",
         "table",
@@ -145,6 +145,11 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
     @admin.display(description="Player")
     def player(self, entry: Entry) -> str:
         return player_link(entry.user)
+
+    @admin.display(description="Status")
+    def status_shown(self, entry: Entry) -> str:
+        """As the public standings say it: nobody is "eliminated" from a single table."""
+        return selectors.status_text(entry.tournament, entry)
 
     @admin.display(description="Bot?")
     def player_kind(self, entry: Entry) -> str:

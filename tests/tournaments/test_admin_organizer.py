@@ -595,7 +595,7 @@ def test_a_single_tables_page_shows_no_multi_table_state(client, alice):
         assert f'field-{field}"' not in page, field
     assert 'field-chips"' not in page and 'field-out_round"' not in page
     assert 'id="levels-group"' not in page
-    assert 'field-score"' in page and 'field-status"' in page
+    assert 'field-score"' in page and 'field-status_shown"' in page
 
     mtt = make_tournament(name="Multi")
     enter(mtt, bot_players(4))
@@ -647,3 +647,18 @@ def test_a_ledger_rows_page_names_the_players_and_links_only_where_organizers_ma
     stack = ChipLedger.objects.filter(tournament=t, kind="stack").first()
     page = client.get(f"/admin/tournaments/chipledger/{stack.pk}/change/").content.decode()
     assert f"100 chips from the bank to {stack.payee.user}" in page
+
+
+def test_a_single_tables_standings_in_the_admin_never_say_eliminated(client):
+    """The public standings say 'Finished' for a quick game's players; the admin's said
+    'Eliminated'."""
+    from tournaments import services
+
+    t = make_tournament(format=Tournament.Format.QUICK, hands=1, seats_per_table=2)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    drive(t)
+    page = client.get(change_url(t)).content.decode()
+    cells = re.findall(r'<td class="field-status_shown">\s*<p>([^<]*)</p>', page)
+    assert sorted(cells) in (["Finished", "Winner"], ["Winner", "Winner"]), cells
+    assert "Eliminated" not in page
