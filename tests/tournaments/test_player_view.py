@@ -266,3 +266,20 @@ def test_a_table_between_hands_shows_the_level_of_its_next_hand(played, before, 
     assert expected in client.get(url).content.decode()
     public = Client().get(t.get_absolute_url()).content.decode()
     assert expected.replace(" · ", ", ", 2).replace("Level", "level") in public
+
+
+def test_a_single_table_tourney_left_at_the_presets_target_names_that_target():
+    """The target left empty (the preset's own) read 'first to None' on the public page and
+    at the table."""
+    t = make_tournament(
+        format=Tournament.Format.STT, preset="five-thousand", seats_per_table=2, target=None
+    )
+    enter(t, bot_players(2))
+    assert "first to 5000" in Client().get(t.get_absolute_url()).content.decode()
+    services.start(tournament_id=t.pk)
+    client, entry = entrant_client(t)
+    url = reverse("tournaments:table-banner", args=[t.pk, entry.table_id])
+    banner = client.get(url).content.decode()
+    assert "single table tourney, first to 5000" in banner and "None" not in banner
+    Tournament.objects.filter(pk=t.pk).update(target=6000)
+    assert "first to 6000" in Client().get(t.get_absolute_url()).content.decode()
