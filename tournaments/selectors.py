@@ -213,7 +213,7 @@ def leaderboard(period: str = "all", limit: int = 50) -> list[dict[str, Any]]:
     if start is not None:
         entries = entries.filter(tournament__finished_at__gte=start)
     mtt = Q(tournament__format=Tournament.Format.MTT)
-    return list(
+    rows = list(
         entries.values("user__display_name")
         .annotate(
             played=Count("pk"),
@@ -223,6 +223,15 @@ def leaderboard(period: str = "all", limit: int = 50) -> list[dict[str, Any]]:
         )
         .order_by("-wins", "-podiums", "-chips_won", "user__display_name")[:limit]
     )
+    # Equal records share a rank (1, 1, 3), as places do; the name only orders the rows.
+    for i, row in enumerate(rows):
+        same = i and _record(rows[i - 1]) == _record(row)
+        row["rank"] = rows[i - 1]["rank"] if same else i + 1
+    return rows
+
+
+def _record(row: dict[str, Any]) -> tuple[int, int, int]:
+    return row["wins"], row["podiums"], row["chips_won"]
 
 
 @dataclass(frozen=True)
