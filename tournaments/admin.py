@@ -62,6 +62,15 @@ def confirmed_or_ask(
     return TemplateResponse(request, "admin/tournaments/confirm_bulk.html", context)
 
 
+def player_link(user: Any) -> str:
+    """A player's name, linked to their public page: organizers may not open accounts in
+    the admin (Django's own link to the account answered them 403 Forbidden)."""
+    if user is None:
+        return "-"
+    url = reverse("player_detail", kwargs={"name": user.display_name})
+    return format_html('<a href="{}">{}</a>', url, user.display_name)
+
+
 STEP_FIELDS = ("number", "pcr", "duration")
 
 
@@ -109,9 +118,9 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
     can_delete = False
     fields = readonly_fields = (
         "place",
-        "user",
+        "player",
         "player_kind",
-        "status",
+        "status_shown",
         "chips",
         "score",
         "table",
@@ -124,8 +133,23 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Chips and out rounds are a multi-table's; a game total a single table's."""
+        mtt = obj is None or obj.is_mtt
+        drop = ("score",) if mtt else ("chips", "out_round")
+        return [f for f in self.fields if f not in drop]
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
         return super().get_queryset(request).select_related("user", "table", "tournament")
+
+    @admin.display(description="Player")
+    def player(self, entry: Entry) -> str:
+        return player_link(entry.user)
+
+    @admin.display(description="Status")
+    def status_shown(self, entry: Entry) -> str:
+        """As the public standings say it: nobody is "eliminated" from a single table."""
+        return selectors.status_text(entry.tournament, entry)
 
     @admin.display(description="Bot?")
     def player_kind(self, entry: Entry) -> str:
@@ -153,6 +177,12 @@ class TableInline(admin.TabularInline):  # type: ignore[type-arg]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """A single table has no rounds, levels, PCR or breaks of its own to show."""
+        if obj is None or obj.is_mtt:
+            return self.fields
+        return [f for f in self.fields if f in ("number", "status", "watch", "stop_link")]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[TournamentTable]:
         return super().get_queryset(request).select_related("tournament")
@@ -213,7 +243,8 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "paused_at",
         "lock_step",
         "break_until",
-        "created_by",
+        "creator",
+        "pcr_in_force",
     )
     change_form_template = "admin/tournaments/tournament/change_form.html"
     actions = (
@@ -242,19 +273,22 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         """Grouped as an organizer thinks of them; house rules as fields until the start."""
         started = obj is not None and obj.status not in Tournament.UPCOMING
         rules = ("house_rules",) if started else ("options_for", *HOUSE_RULE_FIELDS)
+        mtt_only = ("round", "level", "pcr_in_force", "lock_step", "break_until")
         state = (
             "status",
             "public_page",
             "round",
             "level",
-            "pcr",
+            "pcr_in_force",
             "started_at",
             "finished_at",
             "paused_at",
             "lock_step",
             "break_until",
-            "created_by",
+            "creator",
         )
+        if obj is not None and not obj.is_mtt:  # a quick game or STT has none of these
+            state = tuple(f for f in state if f not in mtt_only)
         sets: list[tuple[str | None, dict[str, Any]]] = [
             (None, {"fields": ("name", "format", "preset", "notice")}),
             (
@@ -309,6 +343,14 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 options["classes"] = ("collapse",)
             sets.insert(1, sets.pop())
         return sets
+
+    @admin.display(description="PCR")
+    def pcr_in_force(self, t: Tournament) -> int:
+        return t.pcr
+
+    @admin.display(description="Created by")
+    def creator(self, t: Tournament) -> str:
+        return player_link(t.created_by)
 
     @admin.display(description="House rules")
     def house_rules(self, t: Tournament) -> str:
@@ -488,6 +530,8 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
             return (LevelInline,)
+        if not obj.is_mtt and obj.status not in Tournament.UPCOMING:
+            return (TableInline, EntryInline)  # no level schedule: it has none
         return self.inlines
 
     def get_inline_instances(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -758,6 +802,14 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Removing is for entrants before the start; after it a player is disqualified.
+        (An entry's Delete button after the start led to a page saying the organizer may
+        not delete "chip ledger" objects.)"""
+        if obj is not None and obj.tournament.status not in Tournament.UPCOMING:
+            return False
+        return super().has_delete_permission(request, obj)
+
     @admin.display(description="Bot?", ordering="user__is_bot")
     def player_kind(self, entry: Entry) -> str:
         return selectors.player_kind(entry.user)
@@ -769,7 +821,15 @@ class EntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
             return ("tournament", "user")
-        return super().get_fields(request, obj)
+        fields = [f for f in super().get_fields(request, obj) if f != "player"]
+        return ["player" if f == "user" else f for f in fields]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return (*super().get_readonly_fields(request, obj), "player")
+
+    @admin.display(description="Player")
+    def player(self, entry: Entry) -> str:
+        return player_link(entry.user)
 
     def save_model(self, request: HttpRequest, obj: Entry, form: Any, change: bool) -> None:
         entry = services.entrant_add(tournament_id=obj.tournament_id, user=obj.user)
@@ -845,6 +905,23 @@ class ChipLedgerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     )  # fmt: skip
     list_filter = ("kind", "tournament")
     list_select_related = ("tournament", "table", "payer__user", "payee__user")
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The hand as a link to its game's public page: the games admin, where Django
+        linked it, answers organizers 403 Forbidden."""
+        return ["hand_link" if f == "hand" else f for f in super().get_fields(request, obj)]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return (*super().get_readonly_fields(request, obj), "hand_link")
+
+    @admin.display(description="Hand")
+    def hand_link(self, row: ChipLedger) -> str:
+        if row.hand is None:
+            return "-"
+        url = reverse("game_detail", args=[row.hand.game_id])
+        return format_html(
+            '<a href="{}">Hand {} of game {}</a>', url, row.hand.number, row.hand.game_id
+        )
 
     @admin.display(description="From", ordering="payer")
     def paid_by(self, row: ChipLedger) -> str:

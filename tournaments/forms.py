@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games import engine
 from games import forms as game_forms
+from games.rules_pages import in_words
 from tournaments import prizes, services
 from tournaments.models import Tournament
 
@@ -60,10 +61,12 @@ FIELD_OF = {
     "invalid_entrants": "min_entrants",
     "invalid_seat_cap": "max_entrants",
     "invalid_maximum": "max_entrants",
+    "too_many_entered": "max_entrants",
     "invalid_clock": "turn_seconds",
     "invalid_window": "registration_closes_at",
     "invalid_start": "scheduled_start",
     "invalid_hands": "hands",
+    "invalid_target": "target",
     "invalid_prizes": "prizes",
     "invalid_countdown": "sit_and_go_seconds",
     "invalid_duplicate": "duplicate",
@@ -200,7 +203,9 @@ class TournamentForm(game_forms.HouseRulesForm, forms.ModelForm):  # type: ignor
             services.check_settings(probe)
         except services.TournamentError as exc:
             field = FIELD_OF.get(exc.code)
-            self.add_error(field if field in self.fields else None, exc.message)
+            # the engine's refusals name options by identifier ("Option target ..."): in words
+            message = in_words(exc.message) if exc.code == "invalid_rules" else exc.message
+            self.add_error(field if field in self.fields else None, message)
         return data
 
     def _post_clean(self) -> None:

@@ -58,7 +58,7 @@ def schedule_text(t: Tournament, levels: list[Level]) -> str:
     if t.format == Tournament.Format.QUICK:
         return f"{t.hands} hand{'s' if t.hands != 1 else ''}"
     if t.format == Tournament.Format.STT:
-        return f"first to {t.target}" if t.target else "first to the preset's target"
+        return f"first to {t.target_score}"
     if not levels:
         return "levels not set yet"
     unit = "hand" if t.level_unit == Tournament.LevelUnit.HANDS else "minute"

@@ -175,6 +175,14 @@ class Tournament(models.Model):
     def is_mtt(self) -> bool:
         return self.format == self.Format.MTT
 
+    @property
+    def target_score(self) -> int:
+        """A single table tourney's target: the organizer's, else the preset's own (500,
+        1000 for oklahoma, 5000 for five-thousand), as the table is played to."""
+        from games import engine
+
+        return self.target or engine.OPTIONS["target"].default_for(self.preset)
+
 
 class Level(models.Model):
     """One step of the schedule: the PCR in force for ``duration`` hands or minutes."""
@@ -309,8 +317,9 @@ class ChipLedger(models.Model):
         ordering = ["tournament", "id"]
         indexes = [models.Index(fields=["tournament", "round"], name="ledger_round_idx")]
 
-    def __str__(self) -> str:
-        return f"{self.amount} to {self.payee_id or 'the bank'}"
+    def __str__(self) -> str:  # the admin's title for a row: who paid whom, never an id
+        payer, payee = self.payer or "the bank", self.payee or "the bank"
+        return f"{self.amount} chips from {payer} to {payee}"
 
 
 class DuplicateDeal(models.Model):

@@ -150,6 +150,13 @@ def add_bots(t: Tournament, count: int) -> list[Entry]:
             "invalid_count", f"Add between 1 and {MAX_BOTS_AT_ONCE} bots at a time."
         )
     entered = Entry.objects.filter(tournament=t).values_list("user_id", flat=True)
+    limit = services.table_size_limit(t)
+    room = limit - len(entered)
+    if 0 < room < count:  # none would be added: entrant_add refuses the first that does not fit
+        places = "1 place is" if room == 1 else f"{room} places are"
+        raise services.TournamentError(
+            "full", f"Only {places} left (at most {limit} entrants): add at most {room}."
+        )
     free = list(
         User.objects.filter(is_bot=True, username__startswith=BOT_USERNAME.format(""))
         .exclude(pk__in=entered)

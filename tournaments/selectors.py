@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 from django.utils import timezone
 
-from tournaments import prizes
+from tournaments import breaks, prizes, schedule
 from tournaments.models import ChipLedger, Entry, Tournament, TournamentTable
 
 PERIODS = {"week": 7, "month": 30, "all": None}
@@ -148,11 +148,18 @@ def table_progress(t: Tournament, table: TournamentTable) -> Progress | None:
         return None
     steps = _steps(t)
     numbers = [n for n, _p, _d in steps]
+    level, pcr = table.level, table.pcr
+    between = table.round <= table.settled_round
+    if between:
+        # Between hands (on a break, say): the table's level is the hand it played; what it
+        # plays next may be the next level's, and the hands left are counted from there.
+        step = schedule.level_at([schedule.Step(*s) for s in steps], float(table.settled_round))
+        level, pcr = step.number, step.pcr
     following = None
-    if table.level in numbers and numbers.index(table.level) + 1 < len(steps):
-        following = steps[numbers.index(table.level) + 1][1]
+    if level in numbers and numbers.index(level) + 1 < len(steps):
+        following = steps[numbers.index(level) + 1][1]
     left = independent.hands_to_next_level(t, table)
-    return Progress(table.level, table.pcr, following, left, t.level_unit)
+    return Progress(level, pcr, following, left, t.level_unit, between)
 
 
 def late_registration_open(t: Tournament) -> bool:
@@ -206,7 +213,7 @@ def leaderboard(period: str = "all", limit: int = 50) -> list[dict[str, Any]]:
     if start is not None:
         entries = entries.filter(tournament__finished_at__gte=start)
     mtt = Q(tournament__format=Tournament.Format.MTT)
-    return list(
+    rows = list(
         entries.values("user__display_name")
         .annotate(
             played=Count("pk"),
@@ -216,6 +223,15 @@ def leaderboard(period: str = "all", limit: int = 50) -> list[dict[str, Any]]:
         )
         .order_by("-wins", "-podiums", "-chips_won", "user__display_name")[:limit]
     )
+    # Equal records share a rank (1, 1, 3), as places do; the name only orders the rows.
+    for i, row in enumerate(rows):
+        same = i and _record(rows[i - 1]) == _record(row)
+        row["rank"] = rows[i - 1]["rank"] if same else i + 1
+    return rows
+
+
+def _record(row: dict[str, Any]) -> tuple[int, int, int]:
+    return row["wins"], row["podiums"], row["chips_won"]
 
 
 @dataclass(frozen=True)
@@ -313,6 +329,7 @@ class Progress:
     next_pcr: int | None
     left: int | None  # hands (counting the one in play) or whole minutes until the next PCR
     unit: str  # "hands" or "minutes"
+    between: bool = False  # no hand in play: ``left`` counts from the next one
 
     @property
     def next_text(self) -> str:
@@ -320,7 +337,8 @@ class Progress:
             return "last level"
         if self.unit == Tournament.LevelUnit.HANDS:
             if self.left <= 1:
-                return f"PCR {self.next_pcr} from the next hand"
+                when = "after" if self.between else "from"
+                return f"PCR {self.next_pcr} {when} the next hand"
             return f"PCR {self.next_pcr} in {self.left} hands"
         if self.left <= 1:
             return f"PCR {self.next_pcr} in about a minute"
@@ -342,11 +360,11 @@ def level_schedule(t: Tournament) -> list[LevelRow]:
 
 
 def minutes_played(t: Tournament, now: datetime | None = None) -> float:
-    """Minutes of play so far: pauses do not count (a pause in progress neither)."""
+    """Minutes on the level clock so far: pauses (a pause in progress too) and breaks do not
+    count, as for the clock that changes the level (``breaks.clock_minutes``)."""
     if t.started_at is None:
         return 0.0
-    until = t.paused_at or now or timezone.now()
-    return max(0.0, ((until - t.started_at).total_seconds() - t.paused_seconds) / 60)
+    return breaks.clock_minutes(t, t.paused_at or now or timezone.now())
 
 
 def progress(t: Tournament, now: datetime | None = None) -> Progress | None:

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Max, OuterRef, Q, Subquery, Value
+from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -133,6 +133,21 @@ def check_settings(tournament: Tournament) -> None:
             "invalid_maximum",
             f"It could never start: it takes at most {room} entrants and needs {needed}.",
         )
+    if tournament.pk is not None and tournament.status in Tournament.UPCOMING:
+        # Settings changed after players entered (format, seats, maximum): the event must
+        # still hold them, or the start would seat them all at one table of fewer seats.
+        entered = Entry.objects.filter(tournament_id=tournament.pk).count()
+        if entered > room:
+            if tournament.is_mtt or room < tournament.seats_per_table:
+                why, fix = f"more than the maximum of {room}", "raise it"
+            else:
+                why = f"and a single table seats {room}"
+                fix = "choose the multi-table format"
+            raise TournamentError(
+                "too_many_entered",
+                f"{entered} players have entered already, {why}: {fix}, or remove entrants "
+                "(Admin \u2192 Entries) first.",
+            )
     low, high = tables_service.MIN_TURN_SECONDS, tables_service.MAX_TURN_SECONDS
     if not low <= tournament.turn_seconds <= high:
         raise TournamentError(
@@ -141,12 +156,24 @@ def check_settings(tournament: Tournament) -> None:
     opens, closes = tournament.registration_opens_at, tournament.registration_closes_at
     if opens and closes and closes <= opens:
         raise TournamentError("invalid_window", "Registration must close after it opens.")
+    if opens and tournament.scheduled_start and tournament.scheduled_start <= opens:
+        # the sweeper would open it after its start and cancel it in the same sweep
+        raise TournamentError(
+            "invalid_start", "The scheduled start must come after registration opens."
+        )
     if closes and tournament.scheduled_start and tournament.scheduled_start < closes:
         raise TournamentError(
             "invalid_start", "The scheduled start must not come before registration closes."
         )
     if tournament.format == Tournament.Format.QUICK and tournament.hands < 1:
         raise TournamentError("invalid_hands", "A quick game needs at least one hand.")
+    if tournament.format == Tournament.Format.STT and tournament.target:
+        low, high = engine.OPTIONS["target"].allowed
+        if not low <= tournament.target <= high:
+            raise TournamentError(
+                "invalid_target",
+                f"The target must be between {low} and {high} points (empty: the preset's).",
+            )
     try:
         prizes.check_table(tournament.prizes)
     except prizes.PrizeError as exc:
@@ -593,7 +620,17 @@ def resume(*, tournament_id: int, now: datetime | None = None) -> Tournament:
         t.needs_attention, t.error_count, t.retry_at = False, 0, None
         if t.status == Status.PAUSED:
             if t.paused_at is not None:
-                t.paused_seconds += int((now - t.paused_at).total_seconds())
+                paused = now - t.paused_at
+                t.paused_seconds += int(paused.total_seconds())
+                # A break running when the pause began was stopped with every other clock:
+                # what was left of it is still owed (else it ends unseen during the pause
+                # and is taken off the level clock a second time, which then goes back).
+                if t.break_until is not None and t.break_until > t.paused_at:
+                    t.break_until += paused
+                    fields.append("break_until")
+                TournamentTable.objects.filter(tournament=t, break_until__gt=t.paused_at).update(
+                    break_until=F("break_until") + paused
+                )
             t.status = Status.RUNNING
             t.paused_at = None
             fields += ["status", "paused_at", "paused_seconds"]
@@ -693,9 +730,42 @@ def disqualify(*, tournament_id: int, user: User, now: datetime | None = None) -
                 tables_service.seat_leave(table_id=table.table_id, user=user)
         if t.is_mtt and not Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING):
             _end_mtt(t, now)  # nobody left to play: those out before them take the places
+        elif not t.is_mtt and not _anyone_competes(t, table):
+            _call_off_single(t, table, now)
         _changed(t.pk)
     _arm(t.pk)
     return entry
+
+
+ALL_DISQUALIFIED = "Cancelled: every player was disqualified."
+
+
+def _anyone_competes(t: Tournament, table: TournamentTable | None) -> bool:
+    """A quick game or STT still has a seat playing for a place: an entrant, or a filler
+    bot (a seat with no account)."""
+    if Entry.objects.filter(tournament=t, status=Entry.Status.PLAYING).exists():
+        return True
+    if table is None or table.table_id is None:
+        return False
+    return Seat.objects.filter(table_id=table.table_id, user__isnull=True).exists()
+
+
+def _call_off_single(t: Tournament, table: TournamentTable | None, now: datetime) -> None:
+    """Every entrant of a single table is disqualified and no filler bot plays: nobody can
+    take a place, so the game stops and the event is cancelled with that reason (the bots
+    would otherwise play the seats on to the end for nobody)."""
+    if table is not None and table.table_id is not None:
+        with contextlib.suppress(shared.TableError):  # between hands: nothing is dealt again
+            tables_service.table_abort(table_id=table.table_id, reason=ALL_DISQUALIFIED)
+        table.status = TournamentTable.Status.DONE
+        table.save(update_fields=["status"])
+    t.status = Status.CANCELLED
+    t.notice = ALL_DISQUALIFIED
+    t.finished_at = now
+    t.save(update_fields=["status", "notice", "finished_at"])
+    from tournaments import announce
+
+    announce.cancelled(t)
 
 
 # --- rounds (multi-table) --------------------------------------------------------------------
@@ -1490,21 +1560,24 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
             needs_attention=False,
         )
         .annotate(n=Count("entries"))
-        .values_list("pk", "n", "min_entrants")
+        .only("pk", "format", "preset", "min_entrants", "bots_allowed")
     )
-    for pk, count, minimum in due:
-        if count < max(minimum, 1):
+    for due_t in due:
+        pk, count, needed = due_t.pk, due_t.n, needed_entrants(due_t)  # type: ignore[attr-defined]
+        if count < needed:  # the rules' own minimum too (3 for classic), not only the form's
             done["cancelled"] += _quietly(
                 cancel,
                 tournament_id=pk,
-                notice=f"Cancelled: {count} entered, at least {minimum} were needed.",
+                notice=f"Cancelled: {count} entered, at least {needed} were needed.",
             )
             continue
-        outcome = _quietly(start, tournament_id=pk, now=now)
+        refused: list[str] = []
+        outcome = _quietly(start, tournament_id=pk, now=now, refused=refused)
         if outcome == 1:
             done["started"] += 1
         elif outcome == 0:
-            _quietly(cancel, tournament_id=pk, notice="Cancelled: the tournament could not start.")
+            reason = f"Cancelled: it could not start. {' '.join(refused)}".strip()
+            _quietly(cancel, tournament_id=pk, notice=reason)
             done["cancelled"] += 1
         else:
             done["failed"] += 1
@@ -1548,12 +1621,15 @@ def sit_and_go_safely(*, tournament_id: int, now: datetime | None = None) -> int
         return 0
 
 
-def _quietly(fn: Callable[..., Any], **kwargs: Any) -> int:
-    """1 done, 0 refused (a ``TournamentError``), -1 failed (logged and stored on it)."""
+def _quietly(fn: Callable[..., Any], *, refused: list[str] | None = None, **kwargs: Any) -> int:
+    """1 done, 0 refused (a ``TournamentError``, its sentence added to ``refused``), -1
+    failed (logged and stored on it)."""
     try:
         fn(**kwargs)
     except TournamentError as exc:
         log.info("tournament sweep step refused", extra={"code": exc.code})
+        if refused is not None:
+            refused.append(exc.message)
         return 0
     except Exception as exc:  # one failure must not stop the others
         log.exception("tournament sweep step %s failed", getattr(fn, "__name__", fn))

@@ -285,6 +285,10 @@ def beside(page: str, field: str) -> str:
         ("seats_per_table", {"seats_per_table": "5"}, "Tables seat 2 to 4 players."),
         ("starting_chips", {"starting_chips": "0"}, "Players need starting chips."),
         ("min_entrants", {"min_entrants": "10", "max_entrants": "5"}, "above the maximum"),
+        # an STT's target out of the tables' range read "Option target must be between 50
+        # and 100000." at the top of the form
+        ("target", {"format": "stt", "target": "10"}, "The target must be between 50 and"),
+        ("target", {"format": "stt", "target": "999999"}, "The target must be between 50 and"),
     ],
 )
 def test_settings_that_cannot_work_are_refused_beside_their_field(
@@ -336,6 +340,67 @@ def test_a_past_time_already_saved_does_not_block_other_changes(organizer_client
     assert response.status_code == 302
     t.refresh_from_db()
     assert t.name == "Renamed"
+
+
+def test_a_start_before_registration_opens_is_refused(organizer_client):
+    """Registration opening an hour after the start was saved; at the opening the sweeper
+    opened it and cancelled it in the same sweep ('Cancelled: 0 entered')."""
+    soon = timezone.localtime().replace(microsecond=0) + timedelta(hours=1)
+    later = soon + timedelta(hours=1)
+    post = new_tournament_post(
+        scheduled_start_0=soon.date().isoformat(),
+        scheduled_start_1=soon.time().isoformat(),
+        registration_opens_at_0=later.date().isoformat(),
+        registration_opens_at_1=later.time().isoformat(),
+    )
+    response = organizer_client.post(CHANGELIST + "add/", post)
+    assert "The scheduled start must come after registration opens." in beside(
+        response.content.decode(), "scheduled_start"
+    )
+    assert not Tournament.objects.exists()
+    post["registration_opens_at_1"] = (soon - timedelta(minutes=30)).time().isoformat()
+    post["registration_opens_at_0"] = (soon - timedelta(minutes=30)).date().isoformat()
+    assert organizer_client.post(CHANGELIST + "add/", post).status_code == 302
+
+
+def change_post(t: Tournament, **overrides):
+    """The change page's post for an upcoming tournament, its levels as they are."""
+    levels = list(t.levels.all())
+    post = new_tournament_post(
+        **{"levels-TOTAL_FORMS": str(len(levels)), "levels-INITIAL_FORMS": str(len(levels))},
+        **overrides,
+    )
+    for prefix in ("tables", "entries"):
+        post.update({f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"})
+    for i, lv in enumerate(levels):
+        post.update({f"levels-{i}-id": str(lv.pk), f"levels-{i}-tournament": str(t.pk)})
+        post.update({f"levels-{i}-{k}": str(getattr(lv, k)) for k in ("number", "pcr", "duration")})
+    return post
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        # an MTT made a single table tourney: start seated all 7 at one table of 7 seats
+        ({"format": "stt"}, "7 players have entered already, and a single table seats 4"),
+        ({"format": "quick", "seats_per_table": "3"}, "and a single table seats 3"),
+        ({"max_entrants": "5"}, "7 players have entered already, more than the maximum of 5"),
+    ],
+)
+def test_settings_that_cannot_hold_those_already_entered_are_refused(
+    organizer_client, overrides, message
+):
+    t = make_tournament(max_entrants=100, seats_per_table=4)
+    enter(t, bot_players(7))
+    response = organizer_client.post(f"{CHANGELIST}{t.pk}/change/", change_post(t, **overrides))
+    assert response.status_code == 200
+    assert message in beside(response.content.decode(), "max_entrants")
+    t.refresh_from_db()
+    assert (t.format, t.max_entrants, t.seats_per_table) == ("mtt", 100, 4)
+    # room for all seven saves
+    post = change_post(t, max_entrants="7", name="Room for seven")
+    assert organizer_client.post(f"{CHANGELIST}{t.pk}/change/", post).status_code == 302
+    assert Tournament.objects.get(pk=t.pk).name == "Room for seven"
 
 
 @pytest.mark.parametrize(

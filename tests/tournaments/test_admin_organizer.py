@@ -21,7 +21,7 @@ from games import engine
 from games.forms import TableCreateForm, option_field_name
 from games.rules_pages import in_words, option_label
 from tests.conftest import make_player
-from tests.tournaments.conftest import bot_players, enter, make_tournament
+from tests.tournaments.conftest import bot_players, drive, enter, make_tournament
 from tournaments.forms import TournamentForm, default_preset
 from tournaments.models import Entry, Tournament
 
@@ -287,6 +287,22 @@ def test_a_bad_bot_count_changes_nothing(client):
     assert not Entry.objects.filter(tournament=t).exists()
 
 
+def test_more_bots_than_seats_left_says_how_many_fit(client, alice):
+    """Four bots asked for a table with three seats left answered 'This tournament is full
+    (4 entrants).' while it held one; nothing was added and nothing said why."""
+    t = make_tournament(format=Tournament.Format.STT, seats_per_table=4, bots_allowed=False)
+    enter(t, [alice])
+    page = client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "4"}, follow=True)
+    assert "Add bots: Only 3 places are left (at most 4 entrants): add at most 3." in (
+        page.content.decode()
+    )
+    assert Entry.objects.filter(tournament=t).count() == 1
+    client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "3"})
+    assert Entry.objects.filter(tournament=t).count() == 4
+    page = client.post(f"{CHANGELIST}{t.pk}/add-bots/", {"count": "1"}, follow=True)
+    assert "Add bots: This tournament is full (4 entrants)." in page.content.decode()
+
+
 def test_the_csv_names_the_tournament_and_its_date(client):
     t = make_tournament(name="Friday night cup")
     enter(t, bot_players(2))
@@ -540,3 +556,109 @@ def test_the_list_shows_the_scheduled_start_before_the_less_urgent_columns(clien
     page = client.get(CHANGELIST).content.decode()
     assert page.index("column-scheduled_start") < page.index("column-preset")
     assert "column-created_at" not in page and "column-level_and_pcr" in page
+
+
+def test_every_link_on_an_organizers_pages_opens_for_them(client, organizer, alice):
+    """Entrants' names and "Created by" linked to the accounts admin, which answers an
+    organizer 403 Forbidden; they now link to the player's public page."""
+    from tournaments import services
+
+    t = make_tournament(created_by=organizer)
+    enter(t, [alice, *bot_players(3)])
+    services.start(tournament_id=t.pk)
+    entry = Entry.objects.get(tournament=t, user=alice)
+    checked = set()
+    for url in (change_url(t), f"/admin/tournaments/entry/{entry.pk}/change/"):
+        page = client.get(url)
+        assert page.status_code == 200
+        html = page.content.decode()
+        assert "/admin/accounts/" not in html
+        assert '<a href="/players/Alice/">Alice</a>' in html
+        for href in set(re.findall(r'href="(/[^"#?]*)"', html)) - checked:
+            if "logout" in href or href.startswith("/static/"):
+                continue
+            checked.add(href)
+            assert client.get(href, follow=True).status_code == 200, href
+    assert '<a href="/players/Olga/">Olga</a>' in client.get(change_url(t)).content.decode()
+
+
+def test_a_single_tables_page_shows_no_multi_table_state(client, alice):
+    """A running STT's page showed 'Round 1 (rounds started, multi-table)', 'Level 0',
+    'Pcr 0', 'Lock step' (hand-for-hand), an empty level schedule and 0 chips per player."""
+    from tournaments import services
+
+    t = make_tournament(format=Tournament.Format.STT, bots_allowed=True, min_entrants=1)
+    enter(t, [alice])
+    services.start(tournament_id=t.pk)
+    page = client.get(change_url(t)).content.decode()
+    for field in ("round", "level", "pcr", "pcr_in_force", "lock_step", "break_until"):
+        assert f'field-{field}"' not in page, field
+    assert 'field-chips"' not in page and 'field-out_round"' not in page
+    assert 'id="levels-group"' not in page
+    assert 'field-score"' in page and 'field-status_shown"' in page
+
+    mtt = make_tournament(name="Multi")
+    enter(mtt, bot_players(4))
+    services.start(tournament_id=mtt.pk)
+    page = client.get(change_url(mtt)).content.decode()
+    assert re.search(r"<label>PCR:</label>", page) and "Pcr:" not in page
+    assert 'field-lock_step"' in page and 'field-chips"' in page and 'field-score"' not in page
+    assert 'id="levels-group"' in page
+
+
+def test_an_entry_can_be_deleted_before_the_start_and_not_after(client, alice):
+    """After the start an entry's Delete button led to a page refusing for want of the
+    right to delete "chip ledger" objects; the button now shows only before the start."""
+    from tournaments import services
+
+    t = make_tournament()
+    enter(t, [alice, *bot_players(4)])
+    entry = Entry.objects.get(tournament=t, user=alice)
+    page = f"/admin/tournaments/entry/{entry.pk}/change/"
+    assert f"/admin/tournaments/entry/{entry.pk}/delete/" in client.get(page).content.decode()
+    services.start(tournament_id=t.pk)
+    assert "/delete/" not in client.get(page).content.decode()
+    assert client.get(f"/admin/tournaments/entry/{entry.pk}/delete/").status_code == 403
+    assert Entry.objects.filter(pk=entry.pk).exists()
+    t2 = make_tournament(name="Later")
+    enter(t2, [alice])
+    later = Entry.objects.get(tournament=t2)
+    response = client.post(f"/admin/tournaments/entry/{later.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302 and not Entry.objects.filter(pk=later.pk).exists()
+
+
+def test_a_ledger_rows_page_names_the_players_and_links_only_where_organizers_may_go(client):
+    """Its title read '360 to 3' (the payee's entry id) and its hand linked to the games
+    admin, which answers organizers 403 Forbidden."""
+    from tournaments import services
+    from tournaments.models import ChipLedger
+
+    t = make_tournament(starting_chips=100, levels=((1, 50, 5),))
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    drive(t)
+    row = ChipLedger.objects.filter(tournament=t, kind="hand").first()
+    page = client.get(f"/admin/tournaments/chipledger/{row.pk}/change/").content.decode()
+    assert f"{row.amount} chips from {row.payer.user} to {row.payee.user}" in page
+    assert "/admin/games/" not in page and f'href="/games/{row.hand.game_id}/"' in page
+    for href in set(re.findall(r'href="(/[^"#?]*)"', page)):
+        if "logout" not in href and not href.startswith("/static/"):
+            assert client.get(href, follow=True).status_code == 200, href
+    stack = ChipLedger.objects.filter(tournament=t, kind="stack").first()
+    page = client.get(f"/admin/tournaments/chipledger/{stack.pk}/change/").content.decode()
+    assert f"100 chips from the bank to {stack.payee.user}" in page
+
+
+def test_a_single_tables_standings_in_the_admin_never_say_eliminated(client):
+    """The public standings say 'Finished' for a quick game's players; the admin's said
+    'Eliminated'."""
+    from tournaments import services
+
+    t = make_tournament(format=Tournament.Format.QUICK, hands=1, seats_per_table=2)
+    enter(t, bot_players(2))
+    services.start(tournament_id=t.pk)
+    drive(t)
+    page = client.get(change_url(t)).content.decode()
+    cells = re.findall(r'<td class="field-status_shown">\s*<p>([^<]*)</p>', page)
+    assert sorted(cells) in (["Finished", "Winner"], ["Winner", "Winner"]), cells
+    assert "Eliminated" not in page

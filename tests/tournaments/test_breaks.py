@@ -170,3 +170,40 @@ def test_switching_to_hand_for_hand_owes_no_break_the_tables_already_took(db):
     services.advance(tournament_id=t.pk, now=after)  # the first hand-for-hand round
     t.refresh_from_db()
     assert t.lock_step and t.break_until is None and t.round == 2
+
+
+def test_a_pause_during_a_break_stops_the_break_too_and_the_level_clock_never_goes_back(db):
+    """Paused one minute into a 5-minute break and resumed 10 minutes later: the break had
+    'ended' during the pause, and both the pause and the whole break were taken off the level
+    clock, so it went back from 11 minutes to 7 and the next hand was dealt at level 1 again.
+    A pause stops the break's countdown as it stops every clock: 4 minutes of break are left."""
+    t = headless(
+        8,
+        levels=((1, 5, 10), (2, 20, 10), (3, 100, 10)),
+        level_unit=Tournament.LevelUnit.MINUTES,
+        break_every=1,
+        break_minutes=5,
+    )
+    now = timezone.now()
+    Tournament.objects.filter(pk=t.pk).update(started_at=now - timedelta(minutes=11))
+    t.refresh_from_db()
+    first = TournamentTable.objects.filter(tournament=t).first()
+    settle(t, first, now)
+    independent.boundaries(t, now, live=False, **NO_PAUSE)
+    t.refresh_from_db()
+    assert t.break_until == now + timedelta(minutes=5)
+    frozen = breaks.clock_minutes(t, now)
+    services.pause(tournament_id=t.pk, now=now + timedelta(minutes=1))
+    back = now + timedelta(minutes=11)
+    services.resume(tournament_id=t.pk, now=back)
+    t.refresh_from_db()
+    assert t.break_until == back + timedelta(minutes=4)  # the break's 4 minutes still to come
+    assert breaks.clock_minutes(t, back) == frozen
+    assert independent.boundaries(t, back, live=False, **NO_PAUSE)[0] == []  # still on break
+    after = back + timedelta(minutes=4)
+    dealt, _ = independent.boundaries(t, after, live=False, **NO_PAUSE)
+    t.refresh_from_db()
+    assert [tt.pk for tt in dealt] == [first.pk]
+    assert breaks.clock_minutes(t, after) == frozen  # resumes where it stopped
+    first.refresh_from_db()
+    assert first.level == 2

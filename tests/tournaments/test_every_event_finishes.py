@@ -18,7 +18,8 @@ driver's clock jumps a few minutes a step, so they end) and some late registrati
 entrants arriving mid-event at random steps, seated at a boundary or waiting).
 
 Each event is either refused (at creation or start, with a sentence for people) or ends:
-finished, or cancelled with a notice when staff stopped a single table's only game. Then every
+finished, or cancelled with a notice when staff stopped a single table's only game or every
+entrant of a single table without filler bots was disqualified. Then every
 entrant not disqualified holds exactly one place, places run 1..n with tied players sharing
 one, the prize table is paid to those places (ties sharing), and in an MTT chips are
 conserved and the ledger equals the cached chips at every step.
@@ -469,6 +470,12 @@ def check_the_end(t: Tournament, aborted_single: bool) -> str:
     if aborted_single and t.status == Tournament.Status.CANCELLED:
         assert t.notice  # staff stopped the only game: no result, and the page says why
         return "cancelled (table stopped)"
+    if not t.is_mtt and t.notice == services.ALL_DISQUALIFIED:
+        # a single table whose every entrant was disqualified, with no filler bot playing on
+        assert t.status == Tournament.Status.CANCELLED
+        statuses = set(Entry.objects.filter(tournament=t).values_list("status", flat=True))
+        assert statuses == {Entry.Status.DISQUALIFIED}
+        return "cancelled (everyone disqualified)"
     assert t.status == Tournament.Status.FINISHED, t.status
     entries = list(Entry.objects.filter(tournament=t))
     for e in entries:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from channels.db import database_sync_to_async
@@ -157,3 +158,24 @@ async def test_the_socket_says_changed_to_every_page_of_the_tournament(alice):
     assert await player.receive_json_from(timeout=5) == {"type": "changed"}
     await watcher.disconnect()
     await player.disconnect()
+
+
+def test_equal_records_share_a_rank_on_the_leaderboard(db):
+    """Two players with the same wins, top-three places and chips read #1 and #2 (by name);
+    they share #1 and the next is #3, as tied places do. The periods are rolling windows
+    and say so."""
+    from django.utils import timezone
+
+    events = [
+        make_tournament(name=n, format=Tournament.Format.QUICK, status=Tournament.Status.FINISHED)
+        for n in ("One", "Two")
+    ]
+    Tournament.objects.update(finished_at=timezone.now())
+    ann, bo, cy = (make_player(u, n) for u, n in (("ann", "Ann"), ("bo", "Bo"), ("cy", "Cy")))
+    Entry.objects.create(tournament=events[0], user=ann, place=1, status=Entry.Status.WINNER)
+    Entry.objects.create(tournament=events[1], user=bo, place=1, status=Entry.Status.WINNER)
+    Entry.objects.create(tournament=events[0], user=cy, place=2, status=Entry.Status.OUT)
+    page = Client().get(reverse("tournaments:leaderboard")).content.decode()
+    ranks = re.findall(r"<tr><td>(\d+)</td><td>(\w+)</td>", page)
+    assert ranks == [("1", "Ann"), ("1", "Bo"), ("3", "Cy")]
+    assert "Last 7 days" in page and "Last 30 days" in page and "This week" not in page

@@ -64,6 +64,24 @@ def test_the_next_pcr_in_minutes_leaves_pauses_out():
     assert selectors.progress(t, now).next_text == "PCR 20 in about 2 minutes"
 
 
+def test_the_next_pcr_in_minutes_leaves_breaks_out_as_the_level_clock_does():
+    """After a 5-minute break the page said 'PCR 20 in about a minute' for 3 minutes more:
+    it counted the break, which the level clock (breaks.clock_minutes) leaves out."""
+    from tournaments import breaks
+
+    t = running_mtt(level_unit=Tournament.LevelUnit.MINUTES, break_every=1, break_minutes=5)
+    now = timezone.now()  # levels: PCR 5 for 2 minutes, 20 for 2, then 100
+    t.started_at = now - timedelta(minutes=5, seconds=30)  # 30 s of play, then the break
+    t.break_seconds = 5 * 60
+    assert breaks.clock_minutes(t, now) == pytest.approx(0.5)
+    assert selectors.progress(t, now).next_text == "PCR 20 in about 2 minutes"
+    # during a break the clock stands still
+    t.break_seconds = 0
+    t.break_until = now + timedelta(minutes=4)  # began a minute ago, after 30 s of play
+    t.started_at = now - timedelta(minutes=1, seconds=30)
+    assert selectors.progress(t, now).next_text == "PCR 20 in about 2 minutes"
+
+
 def test_the_public_page_shows_the_whole_schedule_and_marks_the_current_level():
     t = running_mtt()
     Tournament.objects.filter(pk=t.pk).update(level=2, pcr=20, round=4)
@@ -219,3 +237,49 @@ def test_the_lobby_shows_the_next_pcr_and_the_players_result():
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.OUT, place=2, chips=0)
     page = client.get(lobby).content.decode()
     assert "You are out: 2nd of 4." in page and "Eliminated" not in page
+
+
+@pytest.mark.parametrize(
+    ("played", "before", "expected"),
+    [
+        # a table between hands at a level's end (where breaks come) plays the next level next
+        (2, (1, 5), "Level 2 · PCR 20 · next: PCR 100 in 2 hands"),
+        (4, (2, 20), "Level 3 · PCR 100 · next: last level"),
+        # mid-level, between hands: the next hand is the level's last ('from the next hand'
+        # said the next one was already at PCR 20)
+        (1, (1, 5), "Level 1 · PCR 5 · next: PCR 20 after the next hand"),
+        (3, (2, 20), "Level 2 · PCR 20 · next: PCR 100 after the next hand"),
+    ],
+)
+def test_a_table_between_hands_shows_the_level_of_its_next_hand(played, before, expected):
+    """On its break after level 2 a table read 'level 2, PCR 20, next: last level' (level 3
+    was still to come, from its next hand); after level 1, 'next: PCR 20 in 2 hands' while
+    its next hand was already dealt at PCR 20; mid-level, 'from the next hand' for a next
+    hand still at the old PCR."""
+    t = running_mtt()  # levels: PCR 5 for 2 hands, 20 for 2, then 100
+    client, entry = entrant_client(t)
+    level, pcr = before
+    TournamentTable.objects.filter(pk=entry.table_id).update(
+        round=played, settled_round=played, level=level, pcr=pcr
+    )
+    url = reverse("tournaments:table-banner", args=[t.pk, entry.table_id])
+    assert expected in client.get(url).content.decode()
+    public = Client().get(t.get_absolute_url()).content.decode()
+    assert expected.replace(" · ", ", ", 2).replace("Level", "level") in public
+
+
+def test_a_single_table_tourney_left_at_the_presets_target_names_that_target():
+    """The target left empty (the preset's own) read 'first to None' on the public page and
+    at the table."""
+    t = make_tournament(
+        format=Tournament.Format.STT, preset="five-thousand", seats_per_table=2, target=None
+    )
+    enter(t, bot_players(2))
+    assert "first to 5000" in Client().get(t.get_absolute_url()).content.decode()
+    services.start(tournament_id=t.pk)
+    client, entry = entrant_client(t)
+    url = reverse("tournaments:table-banner", args=[t.pk, entry.table_id])
+    banner = client.get(url).content.decode()
+    assert "single table tourney, first to 5000" in banner and "None" not in banner
+    Tournament.objects.filter(pk=t.pk).update(target=6000)
+    assert "first to 6000" in Client().get(t.get_absolute_url()).content.decode()

@@ -122,6 +122,34 @@ def test_the_sweeper_cancels_a_tournament_below_the_minimum_with_a_notice(alice)
     assert "1 entered" in t.notice
 
 
+def test_the_sweepers_cancel_notice_counts_the_entrants_the_rules_need(alice):
+    """Classic is played by 3 or more: with a minimum of 2 and 2 entered, the start at the
+    scheduled time was refused and the page said only 'Cancelled: the tournament could not
+    start.'"""
+    t = make_tournament(
+        preset="classic",
+        seats_per_table=3,
+        min_entrants=2,
+        scheduled_start=timezone.now() - timedelta(seconds=1),
+    )
+    services.register(tournament_id=t.pk, user=alice)
+    services.entrant_add(tournament_id=t.pk, user=make_player("bob", "Bob"))
+    assert services.sweep()["cancelled"] == 1
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
+    assert t.notice == "Cancelled: 2 entered, at least 3 were needed."
+    # any other refused start says why
+    broken = make_tournament(levels=(), scheduled_start=timezone.now() - timedelta(seconds=1))
+    services.entrant_add(tournament_id=broken.pk, user=alice)
+    services.entrant_add(tournament_id=broken.pk, user=make_player("cy", "Cy"))
+    services.sweep()
+    broken.refresh_from_db()
+    assert broken.status == Tournament.Status.CANCELLED
+    assert broken.notice == (
+        "Cancelled: it could not start. A multi-table tourney needs at least one level."
+    )
+
+
 # --- the organizer opens registration by hand --------------------------------------------
 
 

@@ -110,6 +110,19 @@ def test_starting_with_too_few_entrants_is_refused_and_changes_nothing(db):
     assert not TournamentTable.objects.exists() and not ChipLedger.objects.exists()
 
 
+def test_a_single_table_with_more_entrants_than_seats_is_refused_at_the_start(db):
+    """Entered as an MTT, then made a single table tourney (the settings changed outside the
+    form): the start seated all seven at one table of seven seats."""
+    t = make_tournament(seats_per_table=4)
+    enter(t, bot_players(7))
+    Tournament.objects.filter(pk=t.pk).update(format=Tournament.Format.STT)
+    with pytest.raises(TournamentError, match="7 players have entered already"):
+        services.start(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION
+    assert not Table.objects.exists() and not TournamentTable.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("levels", "message"),
     [

@@ -140,6 +140,40 @@ def test_a_disqualified_players_bot_played_seat_takes_no_place(db):
     assert Entry.objects.get(user=ann).place is None
 
 
+def test_a_single_table_whose_last_competitor_is_disqualified_is_called_off_at_once(db):
+    """With everyone disqualified and no filler bots nobody competes any more, yet the bots
+    played both seats on to the target and the event then 'finished' with no places."""
+    t = make_tournament(format=Tournament.Format.STT, seats_per_table=2, bots_allowed=False)
+    ann, bob = make_player("ann", "Ann"), make_player("bob", "Bob")
+    enter(t, [ann, bob])
+    services.start(tournament_id=t.pk)
+    services.disqualify(tournament_id=t.pk, user=ann)
+    assert Game.objects.get().status == Game.Status.PLAYING  # Bob still competes
+    services.disqualify(tournament_id=t.pk, user=bob)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
+    assert t.notice == "Cancelled: every player was disqualified."
+    assert Game.objects.get().status == Game.Status.ABORTED
+    assert not Entry.objects.filter(tournament=t, place__isnull=False).exists()
+    services.advance(tournament_id=t.pk)  # nothing more happens
+    t.refresh_from_db()
+    assert t.notice == "Cancelled: every player was disqualified."
+
+
+def test_filler_bots_still_compete_after_every_entrant_is_disqualified(db):
+    t = make_tournament(
+        format=Tournament.Format.QUICK, hands=1, seats_per_table=3, bots_allowed=True,
+        min_entrants=1,
+    )  # fmt: skip
+    ann = make_player("ann", "Ann")
+    enter(t, [ann])
+    services.start(tournament_id=t.pk)
+    services.disqualify(tournament_id=t.pk, user=ann)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.RUNNING
+    assert Game.objects.get().status == Game.Status.PLAYING
+
+
 def test_a_single_table_tourney_plays_to_the_presets_own_target_by_default(db):
     t = make_tournament(format=Tournament.Format.STT, preset="five-thousand", seats_per_table=2)
     enter(t, bot_players(2))
