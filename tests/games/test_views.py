@@ -338,6 +338,42 @@ def test_the_host_starts_a_full_table(alice):
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
 
 
+def test_a_full_waiting_table_says_who_starts_it_instead_of_waiting_for_players(alice, bob):
+    table = waiting_table(alice, num_seats=2)
+    tables.seat_join(table_id=table.pk, user=bob)
+    url = reverse("table_detail", args=[table.pk])
+    host = client_for(alice).get(url).content.decode()
+    guest = client_for(bob).get(url).content.decode()
+    assert "Waiting for players" not in host and "Waiting for players" not in guest
+    assert "Every seat is taken: start the game when you are ready." in host
+    assert "Every seat is taken: the host starts the game." in guest
+    tables.seat_leave(table_id=table.pk, user=bob)
+    assert "Waiting for players: 1 of 2 seats taken." in client_for(alice).get(url).content.decode()
+
+
+def test_an_auto_start_table_filled_with_bots_starts_when_it_is_created(alice_client, alice):
+    alice_client.post(
+        reverse("table_create"), create_form_data(fill_with_bots="on", auto_start="on")
+    )
+    table = Table.objects.get(host=alice)
+    assert table.status == Table.Status.PLAYING
+    assert Game.objects.get(table=table).hands.count() == 1
+
+
+def test_an_auto_start_table_starts_when_the_host_puts_a_bot_in_its_last_seat(alice, bob):
+    table = waiting_table(alice, auto_start=True)
+    tables.seat_join(table_id=table.pk, user=bob, index=1)
+    host = client_for(alice)
+    host.post(reverse("seat_bot", args=[table.pk]), {"index": 2, "level": "easy"}, **HTMX)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+    assert Game.objects.filter(table=table).count() == 1
+
+
+def test_without_auto_start_a_table_filled_with_bots_waits_for_the_host(alice):
+    table = waiting_table(alice, fill_with_bots=True)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.WAITING
+
+
 def test_changing_a_table_needs_a_login_and_a_post(client, alice):
     table = waiting_table(alice)
     assert client.post(reverse("seat_join", args=[table.pk])).status_code == 302
