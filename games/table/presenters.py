@@ -297,7 +297,7 @@ def table_context(
         "side_sheet": None if seat_only else display.side_sheet(score_sheet(snap), sides, names),
         "claim_word": display.claim_word(view),
         "standings": (
-            display.standings(game.totals, game.winners, _game_names(game, names))
+            display.standings(game.totals, game.winners, _standing_names(game, names))
             if game is not None and game.status == Game.Status.FINISHED
             else []
         ),
@@ -438,6 +438,19 @@ def _game_names(game: Game, fallback: list[str]) -> list[str]:
     if not game.players:
         return fallback
     return display.player_names(game.players)
+
+
+def _standing_names(game: Game, names: list[str]) -> list[str]:
+    """The table's game-over standings: a bot by the table's name for its seat ("Easy bot 2",
+    as the last hand's summary just above calls it; the game's record names only the level),
+    a person by the record (who played, should the seat have changed hands since)."""
+    recorded = _game_names(game, names)
+    if not game.players:
+        return recorded
+    return [
+        names[i] if i < len(names) and game.players[i].get("bot") else name
+        for i, name in enumerate(recorded)
+    ]
 
 
 def _covered(snap: TableSnapshot, seat: int | None) -> bool:

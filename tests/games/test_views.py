@@ -564,6 +564,17 @@ def test_the_table_page_offers_play_again_and_the_replay_once_the_game_is_over(a
     assert Game.objects.filter(table=table).count() == 2
 
 
+def test_the_game_over_standings_name_a_bot_as_the_table_does(alice):
+    """The table calls its one bot "Easy bot 2" everywhere, the last hand's summary included;
+    the standings just below it said "Easy bot" (the game's record names only the level)."""
+    table = start_table(alice, seats=2, target=50)
+    finish_game(table)
+    html = client_for(alice).get(reverse("table_detail", args=[table.pk])).content.decode()
+    standings = html[html.index('<ol class="standings">') :]
+    standings = standings[: standings.index("</ol>")]
+    assert "Easy bot 2:" in standings and "Alice:" in standings
+
+
 def test_during_a_rummy_call_window_claimants_get_call_and_pass_controls(alice):
     table = start_table(alice, seats=3, rummy_call=True)
     rng = random.Random(11)
