@@ -278,6 +278,7 @@ def table_context(
         "preset_title": display.preset_title(table.preset),
         "preset_notes": display.preset_notes(table.preset),
         "target_text": display.target_text(table.preset, table.rules),
+        "turn_text": display.turn_text(table.turn_seconds),
         "game_length": game_length(table),
         # A managed table's next game is its manager's to start (a tournament's next round).
         "replay_hint": ""
@@ -576,7 +577,8 @@ def lobby_tables_html(rows: list[dict[str, Any]], *, oob: bool) -> str:
     last = _lobby_rendered.get(oob)
     if last is not None and last[0] == key:
         return last[1]
-    html = render_to_string("games/partials/lobby_tables.html", {"rows": rows, "oob": oob})
+    shown = [{**row, "turn_text": display.turn_text(row["turn_seconds"])} for row in rows]
+    html = render_to_string("games/partials/lobby_tables.html", {"rows": shown, "oob": oob})
     _lobby_rendered[oob] = (key, html)
     return html
 

@@ -168,9 +168,20 @@ def test_a_lobby_row_says_rules_seats_target_turn_time_players_and_spectators(cl
     assert "Rummy calls: on" in row
     assert "1/3" in row
     assert "300" in row
-    assert "60 s" in row
+    assert "<dd>1 min</dd>" in row
     assert "Alice" in row
     assert "welcome" in row
+
+
+def test_turn_times_read_as_the_create_form_offers_them(alice, client):
+    """The table's header said "300 s a turn" for the form's "5 minutes"."""
+    assert [display.turn_text(s) for s in (15, 45, 60, 90, 120, 300, None)] == [
+        "15 s", "45 s", "1 min", "1½ min", "2 min", "5 min", "untimed"
+    ]  # fmt: skip
+    table = waiting_table(alice, turn_seconds=300)
+    html = client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert "<span>5 min a turn</span>" in html and "300 s" not in html
+    assert "<dd>5 min</dd>" in client.get("/").content.decode()
 
 
 def test_visitors_see_no_create_form_and_players_see_every_engine_option(client, alice_client):
