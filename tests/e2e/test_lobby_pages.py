@@ -102,3 +102,18 @@ def test_a_refused_new_table_shows_its_reason_in_sight_on_a_phone(page: Any, liv
     page.wait_for_function("() => document.activeElement?.name === 'opt_target'")
     box = error.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740, box
+
+
+@pytest.mark.e2e
+def test_the_leaderboards_player_search_is_a_full_size_field_on_a_phone(page: Any, live_server_url):
+    """The search box kept the browser's own look: 21 px tall in a smaller font, under the
+    24 px a finger needs, and in the light colours on a dark page."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(color_scheme="dark")
+    page.goto(f"{live_server_url}/leaderboards/")
+    search = page.get_by_role("searchbox")
+    family = page.get_by_label("Preset family")
+    box = search.bounding_box()
+    assert box is not None and box["height"] >= 36, box
+    style = "e => [getComputedStyle(e).fontSize, getComputedStyle(e).backgroundColor]"
+    assert search.evaluate(style) == family.evaluate(style)
