@@ -451,6 +451,17 @@ def test_a_spectator_sees_no_hand_and_no_controls(client, alice):
     assert "watching" in html
 
 
+def test_the_melds_region_which_scrolls_can_be_reached_by_keyboard(client, alice):
+    """The melds scroll in their own box once they fill it; someone watching (or a player
+    with nothing to lay off) had no way to scroll it from the keyboard (axe:
+    scrollable-region-focusable). The region itself takes focus, on the page and in frames."""
+    table = start_table(alice, seats=3)
+    html = client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert '<section id="melds" hx-swap-oob="true" class="area melds" tabindex="0"' in html
+    html = client_for(alice).get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert '<section id="melds" hx-swap-oob="true" class="area melds" tabindex="0"' in html
+
+
 def test_a_table_without_spectators_refuses_strangers_once_started(client, alice):
     table = start_table(alice, seats=3)
     Table.objects.filter(pk=table.pk).update(spectators_allowed=False)
