@@ -544,6 +544,39 @@ def test_the_movers_clock_stays_inside_a_narrow_seat_and_keeps_its_word(browser,
         context.close()
 
 
+def test_the_waiting_room_on_a_phone_shows_the_whole_header(browser, live_server_url):
+    """Seated at a table that has not started, a player's header was cut at the screen's
+    edge as during play (to keep the hand in view); there is no hand yet, and the rules,
+    target and turn time people read before the start were out of sight."""
+
+    def work() -> int:
+        alice = make_player("alice", "Alice Papadopoulou-Long")
+        table = tables.table_create(
+            host=alice, name="A table with a long name", preset="oklahoma-jokers",
+            options={}, num_seats=4, turn_seconds=90,
+        )  # fmt: skip
+        return table.pk
+
+    table_id = on_server_side(work)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector("#connection:text('live')")
+        facts = page.locator(".table-facts > span")
+        assert facts.count() >= 4
+        for i in range(facts.count()):
+            assert facts.nth(i).evaluate(
+                "e => { const r = e.getBoundingClientRect(),"
+                " p = e.parentElement.getBoundingClientRect();"
+                " return r.width > 0 && r.right <= p.right + 1 && r.right <= innerWidth; }"
+            ), facts.nth(i).inner_text()
+    finally:
+        context.close()
+
+
 def hand_order(page: Any) -> list[str]:
     return page.eval_on_selector_all(
         "#my-hand .hand-card", "cards => cards.map(c => c.dataset.card)"
