@@ -98,11 +98,24 @@ def _players(info: engine.PresetInfo) -> str:
     return f"{info.min_players} to {info.max_players}"
 
 
+def applies(option: str, preset: engine.PresetInfo) -> bool:
+    """Whether a house rule means anything in this preset's game: the number of jokers is
+    Oklahoma with jokers' alone, partners by draw only where partners play. (Persian's page
+    listed "Number of jokers: 2" beside its own four jokers.)"""
+    if option == "jokers":
+        return preset.jokers_option
+    if option == "partners_by_draw":
+        return bool(preset.partnerships)
+    return True
+
+
 def option_rows(preset: str | None = None) -> list[dict[str, Any]]:
     """One row per house rule: its default, and (for the index) where a preset differs."""
     presets = all_presets()
     rows = []
     for name, info in engine.OPTIONS.items():
+        if preset is not None and not applies(name, presets[preset]):
+            continue
         row: dict[str, Any] = {
             "name": name,
             "label": option_label(name),

@@ -29,11 +29,13 @@ def preset_title(name: str) -> str:
 
 def public_player(name: str) -> User:
     """The account shown at /players/<name>/ (any letter case). Deleted accounts are gone."""
-    user = (
-        User.objects.annotate(name_lower=Lower("display_name"))
-        .filter(name_lower=name.lower(), deleted_at__isnull=True, is_active=True)
-        .only("id", "display_name", "is_bot", "date_joined")
-        .first()
+    shown = User.objects.filter(deleted_at__isnull=True, is_active=True).only(
+        "id", "display_name", "is_bot", "date_joined"
+    )
+    # The name as written first: SQLite's LOWER() folds ASCII letters only, so "Ωμέγα" never
+    # equalled "ωμέγα" there and the page the site links to was a 404.
+    user = shown.filter(display_name=name).first() or (
+        shown.annotate(name_lower=Lower("display_name")).filter(name_lower=name.lower()).first()
     )
     if user is None:
         raise Http404(f"There is no player called {name!r}.")

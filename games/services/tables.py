@@ -113,6 +113,10 @@ def table_create(
             )
             for i in range(num_seats)
         )
+        if auto_start and fill_with_bots:
+            # Every seat is taken at once (the host and bots): "starts by itself when every
+            # seat is taken" holds from the start, as it does when the last person joins.
+            start_game(table, table_seats(table))
         announce(table.pk, table.version, lobby=True)
     return table
 
@@ -328,7 +332,12 @@ def seat_set_bot(*, table_id: int, by: User, index: int, level: str | None) -> N
                 raise TableError("seat_taken", "That seat is taken.")
             seat.bot_level = level
         seat.save(update_fields=["bot_level"])
-        announce(table.pk, bump(table), lobby=True)
+        version = bump(table)
+        if level is not None and table.auto_start and all(not s.is_empty for s in seats):
+            _check_seated_not_busy(table, seats)
+            start_game(table, seats)
+            version = table.version
+        announce(table.pk, version, lobby=True)
 
 
 def seat_remove_player(*, table_id: int, by: User, index: int) -> None:

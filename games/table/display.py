@@ -1065,6 +1065,17 @@ def target_text(preset: str, rules_json: dict[str, Any]) -> str:
     return str((rules_json.get("options") or {}).get("target", ""))
 
 
+def turn_text(seconds: int | None) -> str:
+    """A turn's time as the create form offers it: "45 s", "1 min", "1½ min", "5 min";
+    "untimed" without a clock. ("300 s a turn" made players work out five minutes.)"""
+    if not seconds:
+        return "untimed"
+    if seconds < 60 or seconds % 30:
+        return f"{seconds} s"
+    minutes, half = divmod(seconds, 60)
+    return f"{minutes}{'½' if half else ''} min"
+
+
 def preset_title(preset: str) -> str:
     info = engine.PRESETS.get(preset)
     return info.title if info else preset

@@ -280,6 +280,7 @@ def table_context(
         "preset_title": display.preset_title(table.preset),
         "preset_notes": display.preset_notes(table.preset),
         "target_text": display.target_text(table.preset, table.rules),
+        "turn_text": display.turn_text(table.turn_seconds),
         "game_length": game_length(table),
         # A managed table's next game is its manager's to start (a tournament's next round).
         "replay_hint": ""
@@ -299,7 +300,7 @@ def table_context(
         "side_sheet": None if seat_only else display.side_sheet(score_sheet(snap), sides, names),
         "claim_word": display.claim_word(view),
         "standings": (
-            display.standings(game.totals, game.winners, _game_names(game, names))
+            display.standings(game.totals, game.winners, _standing_names(game, names))
             if game is not None and game.status == Game.Status.FINISHED
             else []
         ),
@@ -447,6 +448,19 @@ def _game_names(game: Game, fallback: list[str]) -> list[str]:
     return display.player_names(game.players)
 
 
+def _standing_names(game: Game, names: list[str]) -> list[str]:
+    """The table's game-over standings: a bot by the table's name for its seat ("Easy bot 2",
+    as the last hand's summary just above calls it; the game's record names only the level),
+    a person by the record (who played, should the seat have changed hands since)."""
+    recorded = _game_names(game, names)
+    if not game.players:
+        return recorded
+    return [
+        names[i] if i < len(names) and game.players[i].get("bot") else name
+        for i, name in enumerate(recorded)
+    ]
+
+
 def _covered(snap: TableSnapshot, seat: int | None) -> bool:
     """A bot plays this person's seat after timeouts or a lost connection ("I'm back")."""
     if seat is None or snap.table.status != Table.Status.PLAYING:
@@ -570,7 +584,8 @@ def lobby_tables_html(rows: list[dict[str, Any]], *, oob: bool) -> str:
     last = _lobby_rendered.get(oob)
     if last is not None and last[0] == key:
         return last[1]
-    html = render_to_string("games/partials/lobby_tables.html", {"rows": rows, "oob": oob})
+    shown = [{**row, "turn_text": display.turn_text(row["turn_seconds"])} for row in rows]
+    html = render_to_string("games/partials/lobby_tables.html", {"rows": shown, "oob": oob})
     _lobby_rendered[oob] = (key, html)
     return html
 

@@ -440,7 +440,8 @@ def _build_melds(parts: VersionParts, seat: int | None, legal: list[dict[str, An
     base = parts.ctx
     groups = display.melds_by_owner(_table_melds(parts), base["names"], seat, legal)
     head = (
-        '<section id="melds" hx-swap-oob="true" class="area melds" aria-labelledby="melds-heading">'
+        '<section id="melds" hx-swap-oob="true" class="area melds" tabindex="0"'
+        ' aria-labelledby="melds-heading">'
         '\n<h2 id="melds-heading" class="area-heading visually-hidden">Melds on the table</h2>\n'
     )
     if not groups:

@@ -78,5 +78,20 @@
 
   preset.addEventListener("change", applyPreset);
   privateBox.addEventListener("change", applyPrivacy);
+
+  // A refused table comes back as the whole lobby, shown from its top: on a phone the reason
+  // stood below the list of tables, out of sight, and the page looked as if nothing happened.
+  // The first reason is brought into view, and focus goes to its field (or to the reason).
+  const refusal = form.querySelector(".form-errors, .field-invalid");
+  if (refusal) {
+    refusal.scrollIntoView({ block: "center" });
+    const field = refusal.querySelector("input, select");
+    if (field) {
+      field.focus({ preventScroll: true });
+    } else {
+      refusal.setAttribute("tabindex", "-1");
+      refusal.focus({ preventScroll: true });
+    }
+  }
   applyPrivacy();
 })();

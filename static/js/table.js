@@ -1125,7 +1125,12 @@
       const left = Math.max(0, Math.round((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));
       const minutes = Math.floor(left / 60);
       const seconds = String(left % 60).padStart(2, "0");
-      clock.textContent = `to move · ${minutes}:${seconds}`;
+      // The server's word stays ("to move", or "may call Rummy" in a call window); the time
+      // is kept with its dot, so a narrow seat breaks the line before it, not inside it.
+      if (!clock.dataset.doing) {
+        clock.dataset.doing = clock.textContent.trim() || "to move";
+      }
+      clock.textContent = `${clock.dataset.doing} ·\u00a0${minutes}:${seconds}`;
       clock.classList.toggle("clock-warning", left <= 10);
     });
     withdrawReady();

@@ -55,3 +55,11 @@ def test_it_escapes_a_display_name_even_if_markup_reached_the_database(client):
 def test_the_privacy_page_is_public_and_says_what_we_keep(client):
     page = client.get("/accounts/privacy/").content.decode()
     assert "What we keep" in page and "delete your account" in page
+
+
+def test_save_and_cancel_sit_in_one_spaced_row(alice_client):
+    """The Cancel link stood against the Save button with a bare space between them."""
+    html = alice_client.get("/accounts/settings/").content.decode()
+    row = html[html.index('<p class="actions">') :]
+    row = row[: row.index("</p>")]
+    assert ">Save</button>" in row and ">Cancel</a>" in row

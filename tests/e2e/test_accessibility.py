@@ -128,3 +128,47 @@ def test_no_serious_or_critical_accessibility_violations(page: Any, live_server_
             unnamed[name] = heading
     assert wide == {}
     assert unnamed == {}
+
+
+@pytest.mark.e2e
+def test_dark_pages_on_a_phone_keep_their_contrast_and_keyboard_access(page: Any, live_server_url):
+    """In the dark scheme the Leave button read white on light red (2.5:1), the score
+    sheet's melded points clubs-green on the dark page (3:1) and the review's verdicts 2-3:1;
+    on a phone the replay's score sheet scrolled in a box no key could reach."""
+    sign_up(page, live_server_url, "alice", "Alice")
+
+    def work() -> tuple[int, int]:
+        alice = get_user_model().objects.get(username="alice")
+        table = tables.table_create(
+            host=alice, name="Dark game", preset="standard", options={"target": 50},
+            num_seats=3, turn_seconds=60, fill_with_bots=True,
+        )  # fmt: skip
+        tables.table_start(table_id=table.pk, by=alice)
+        game = finish_game(Table.objects.get(pk=table.pk))
+        playing = tables.table_create(
+            host=alice, name="Now", preset="standard", options={}, num_seats=2,
+            turn_seconds=60, fill_with_bots=True,
+        )  # fmt: skip
+        tables.table_start(table_id=playing.pk, by=alice)
+        return game.pk, playing.pk
+
+    game_id, table_id = on_server_side(work)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.emulate_media(color_scheme="dark")
+    page.goto(f"{live_server_url}/games/{game_id}/")
+    page.wait_for_load_state("networkidle")
+    # The verdicts as a review shows them, in the page's own stylesheet.
+    page.evaluate(
+        """() => document.querySelector("h1").insertAdjacentHTML("afterend",
+        '<link rel="stylesheet" href="/static/css/review.css"><p>' +
+        ['inaccuracy', 'mistake', 'blunder'].map(
+          (v) => `<span class="verdict verdict-${v}">${v}</span>`).join(' ') + '</p>')"""
+    )
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('.verdict-blunder')).borderRadius !== '0px'"
+    )
+    found = [describe(v) for v in violations(page) if v["impact"] in FAILING_IMPACTS]
+    page.goto(f"{live_server_url}/tables/{table_id}/")
+    page.wait_for_selector("#connection:text('live')")
+    found += [describe(v) for v in violations(page) if v["impact"] in FAILING_IMPACTS]
+    assert found == []

@@ -79,3 +79,41 @@ def test_a_join_refused_far_down_the_list_brings_the_reason_into_sight(page: Any
     error.filter(has_text="one running game at a time").wait_for()
     box = error.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+
+
+@pytest.mark.e2e
+def test_a_refused_new_table_shows_its_reason_in_sight_on_a_phone(page: Any, live_server_url):
+    """The lobby comes back from a refused "Create table" shown from its top; below a list of
+    tables the reason (here beside the target score) was out of sight and nothing seemed to
+    happen. It is brought into view, with focus on the field to correct."""
+    for n in range(3):
+        host = User.objects.create_user(f"host{n}", f"h{n}@example.com", "x", display_name=f"H{n}")
+        tables.table_create(
+            host=host, name=f"Game {n}", preset="standard", options={}, num_seats=3,
+            turn_seconds=60,
+        )  # fmt: skip
+    page.set_viewport_size({"width": 360, "height": 740})
+    sign_up(page, live_server_url, "alice", "Alice")
+    page.locator("#create-form [name=opt_target]").fill("10")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_load_state()
+    error = page.locator("#create-form .field-invalid .field-errors")
+    assert "greater than or equal to 50" in error.inner_text()
+    page.wait_for_function("() => document.activeElement?.name === 'opt_target'")
+    box = error.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740, box
+
+
+@pytest.mark.e2e
+def test_the_leaderboards_player_search_is_a_full_size_field_on_a_phone(page: Any, live_server_url):
+    """The search box kept the browser's own look: 21 px tall in a smaller font, under the
+    24 px a finger needs, and in the light colours on a dark page."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(color_scheme="dark")
+    page.goto(f"{live_server_url}/leaderboards/")
+    search = page.get_by_role("searchbox")
+    family = page.get_by_label("Preset family")
+    box = search.bounding_box()
+    assert box is not None and box["height"] >= 36, box
+    style = "e => [getComputedStyle(e).fontSize, getComputedStyle(e).backgroundColor]"
+    assert search.evaluate(style) == family.evaluate(style)

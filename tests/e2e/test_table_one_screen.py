@@ -492,6 +492,91 @@ def test_someone_watching_on_a_phone_sees_the_whole_header(browser, live_server_
         context.close()
 
 
+def test_the_movers_clock_stays_inside_a_narrow_seat_and_keeps_its_word(browser, live_server_url):
+    """Eight seats at 360 px: "to move · 4:59" ran past the edge of the mover's seat (an
+    eighth of the screen's width) on one line. It may now take two, the time with its dot.
+    The ticking clock also wrote "to move" over the server's word, so in a Rummy call window
+    a claimant's seat said "to move" after its first second."""
+
+    def work() -> int:
+        alice, bob = make_player("alice", "Alice"), make_player("bob", "Bob")
+        table = tables.table_create(
+            host=alice, name="Eight", preset="standard", options={}, num_seats=8,
+            turn_seconds=300,
+        )  # fmt: skip
+        tables.seat_join(table_id=table.pk, user=bob, index=1)
+        for index in range(2, 8):
+            tables.seat_set_bot(table_id=table.pk, by=alice, index=index, level="easy")
+        tables.table_start(table_id=table.pk, by=alice)
+        table.refresh_from_db()
+        redeal(table, dealer=0, seed=7)  # Bob, a person with a clock, moves first
+        broadcast.table_changed(table.pk, table.version)
+        return table.pk
+
+    table_id = on_server_side(work)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        clock = page.locator("#players .player .player-clock")
+        page.wait_for_function(
+            "() => /to move ·\\s?[45]:\\d\\d/.test("
+            "document.querySelector('#players .player-clock')?.textContent || '')"
+        )
+        inside = clock.evaluate(
+            "e => { const r = e.getBoundingClientRect(),"
+            " s = e.closest('.player').getBoundingClientRect();"
+            " return [r.left >= s.left - 1, r.right <= s.right + 1, r.bottom <= s.bottom + 1]; }"
+        )
+        assert inside == [True, True, True], inside
+        # A call window's word, as the server writes it, outlives the clock's ticks.
+        page.evaluate(
+            "() => { const e = document.querySelector('#players .player-clock');"
+            " e.textContent = 'may call Rummy'; delete e.dataset.doing; }"
+        )
+        page.wait_for_function(
+            "() => /^may call Rummy · ?\\d:\\d\\d$/.test(document.querySelector("
+            "'#players .player-clock').textContent.replace('\\u00a0', ' '))"
+        )
+    finally:
+        context.close()
+
+
+def test_the_waiting_room_on_a_phone_shows_the_whole_header(browser, live_server_url):
+    """Seated at a table that has not started, a player's header was cut at the screen's
+    edge as during play (to keep the hand in view); there is no hand yet, and the rules,
+    target and turn time people read before the start were out of sight."""
+
+    def work() -> int:
+        alice = make_player("alice", "Alice Papadopoulou-Long")
+        table = tables.table_create(
+            host=alice, name="A table with a long name", preset="oklahoma-jokers",
+            options={}, num_seats=4, turn_seconds=90,
+        )  # fmt: skip
+        return table.pk
+
+    table_id = on_server_side(work)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector("#connection:text('live')")
+        facts = page.locator(".table-facts > span")
+        assert facts.count() >= 4
+        for i in range(facts.count()):
+            assert facts.nth(i).evaluate(
+                "e => { const r = e.getBoundingClientRect(),"
+                " p = e.parentElement.getBoundingClientRect();"
+                " return r.width > 0 && r.right <= p.right + 1 && r.right <= innerWidth; }"
+            ), facts.nth(i).inner_text()
+    finally:
+        context.close()
+
+
 def hand_order(page: Any) -> list[str]:
     return page.eval_on_selector_all(
         "#my-hand .hand-card", "cards => cards.map(c => c.dataset.card)"

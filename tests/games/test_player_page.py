@@ -6,8 +6,9 @@ import datetime as dt
 import re
 
 import pytest
-from django.urls import NoReverseMatch
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from games.models import Game, Rating, Table
 from games.ratings import charts, history_seed, leaderboard_views, ratings
@@ -109,6 +110,20 @@ def test_a_player_without_games_gets_a_page(client, db):
     assert response.status_code == 200
     assert b"No rated games yet" in response.content
     assert b"<svg" not in response.content
+
+
+def test_a_name_in_other_scripts_has_its_page(client, db):
+    """SQLite's LOWER() folds ASCII letters only: "Ωμέγα" lowered in the database stayed
+    "Ωμέγα" while the address's name was lowered to "ωμέγα", and the page was a 404 even at
+    the exact address the site links to. The exact name is found first; another letter case
+    is still found by the database's folding (ASCII on SQLite, all letters on PostgreSQL)."""
+    make_player("omega", "Ωμέγα Παπαδοπούλου")
+    make_player("zoe", "Zoë Ärger")
+    for name in ("Ωμέγα Παπαδοπούλου", "Zoë Ärger"):
+        response = client.get(reverse("player_detail", args=[name]))
+        assert response.status_code == 200, name
+        assert escape(name).encode() in response.content
+    assert client.get(reverse("player_detail", args=["Ωμέγα"])).status_code == 404
 
 
 def test_bot_levels_have_a_page_with_their_rating(client, table):

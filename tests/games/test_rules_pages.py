@@ -55,7 +55,18 @@ def test_a_preset_page_frames_its_explanation_with_the_house_rules_and_defaults(
     assert escape(info.title) in page and escape(info.description) in page
     assert 'href="/rules/"' in page
     for name in engine.OPTIONS:
-        assert f'id="option-{name}"><strong>{escape(rules_pages.option_label(name))}: ' in page
+        shown = f'id="option-{name}"><strong>{escape(rules_pages.option_label(name))}: ' in page
+        assert shown == rules_pages.applies(name, info), name
+
+
+def test_a_preset_page_lists_only_the_house_rules_its_game_can_use(client):
+    persian = client.get("/rules/persian/").content.decode()
+    assert 'id="option-jokers"' not in persian  # it has four jokers of its own
+    assert 'id="option-partners_by_draw"' in persian
+    standard = client.get("/rules/standard/").content.decode()
+    assert 'id="option-jokers"' not in standard and 'id="option-partners_by_draw"' not in standard
+    with_jokers = client.get("/rules/oklahoma-jokers/").content.decode()
+    assert "<strong>Number of jokers: 2</strong>" in with_jokers
 
 
 @pytest.mark.parametrize("preset", WRITTEN_HERE)

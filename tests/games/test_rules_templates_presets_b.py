@@ -1,5 +1,6 @@
 """The rules pages of oklahoma, oklahoma-jokers and five-thousand: each explains its preset in
-its own template, inside the frame that lists every house rule with its default here."""
+its own template, inside the frame that lists every house rule its game can use with its
+default here."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def test_each_preset_has_its_own_explanation_with_an_example(client, preset):
     assert "being written" not in page and f'id="rules-{preset}"' in page
     assert "An example</h2>" in page
     for name in engine.OPTIONS:
-        assert f'id="option-{name}"><strong>{rules_pages.option_label(name)}: ' in page
+        shown = f'id="option-{name}"><strong>{rules_pages.option_label(name)}: ' in page
+        assert shown == rules_pages.applies(name, engine.PRESETS[preset]), name
 
 
 def test_the_oklahoma_page_gives_the_value_table_and_the_bonuses(client):

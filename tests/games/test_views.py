@@ -168,9 +168,20 @@ def test_a_lobby_row_says_rules_seats_target_turn_time_players_and_spectators(cl
     assert "Rummy calls: on" in row
     assert "1/3" in row
     assert "300" in row
-    assert "60 s" in row
+    assert "<dd>1 min</dd>" in row
     assert "Alice" in row
     assert "welcome" in row
+
+
+def test_turn_times_read_as_the_create_form_offers_them(alice, client):
+    """The table's header said "300 s a turn" for the form's "5 minutes"."""
+    assert [display.turn_text(s) for s in (15, 45, 60, 90, 120, 300, None)] == [
+        "15 s", "45 s", "1 min", "1½ min", "2 min", "5 min", "untimed"
+    ]  # fmt: skip
+    table = waiting_table(alice, turn_seconds=300)
+    html = client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert "<span>5 min a turn</span>" in html and "300 s" not in html
+    assert "<dd>5 min</dd>" in client.get("/").content.decode()
 
 
 def test_visitors_see_no_create_form_and_players_see_every_engine_option(client, alice_client):
@@ -338,6 +349,42 @@ def test_the_host_starts_a_full_table(alice):
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
 
 
+def test_a_full_waiting_table_says_who_starts_it_instead_of_waiting_for_players(alice, bob):
+    table = waiting_table(alice, num_seats=2)
+    tables.seat_join(table_id=table.pk, user=bob)
+    url = reverse("table_detail", args=[table.pk])
+    host = client_for(alice).get(url).content.decode()
+    guest = client_for(bob).get(url).content.decode()
+    assert "Waiting for players" not in host and "Waiting for players" not in guest
+    assert "Every seat is taken: start the game when you are ready." in host
+    assert "Every seat is taken: the host starts the game." in guest
+    tables.seat_leave(table_id=table.pk, user=bob)
+    assert "Waiting for players: 1 of 2 seats taken." in client_for(alice).get(url).content.decode()
+
+
+def test_an_auto_start_table_filled_with_bots_starts_when_it_is_created(alice_client, alice):
+    alice_client.post(
+        reverse("table_create"), create_form_data(fill_with_bots="on", auto_start="on")
+    )
+    table = Table.objects.get(host=alice)
+    assert table.status == Table.Status.PLAYING
+    assert Game.objects.get(table=table).hands.count() == 1
+
+
+def test_an_auto_start_table_starts_when_the_host_puts_a_bot_in_its_last_seat(alice, bob):
+    table = waiting_table(alice, auto_start=True)
+    tables.seat_join(table_id=table.pk, user=bob, index=1)
+    host = client_for(alice)
+    host.post(reverse("seat_bot", args=[table.pk]), {"index": 2, "level": "easy"}, **HTMX)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+    assert Game.objects.filter(table=table).count() == 1
+
+
+def test_without_auto_start_a_table_filled_with_bots_waits_for_the_host(alice):
+    table = waiting_table(alice, fill_with_bots=True)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.WAITING
+
+
 def test_changing_a_table_needs_a_login_and_a_post(client, alice):
     table = waiting_table(alice)
     assert client.post(reverse("seat_join", args=[table.pk])).status_code == 302
@@ -402,6 +449,17 @@ def test_a_spectator_sees_no_hand_and_no_controls(client, alice):
     for code in snap.state.hands[0]:
         assert f'aria-label="{engine.card_name(code)}"' not in html or code in snap.state.discard
     assert "watching" in html
+
+
+def test_the_melds_region_which_scrolls_can_be_reached_by_keyboard(client, alice):
+    """The melds scroll in their own box once they fill it; someone watching (or a player
+    with nothing to lay off) had no way to scroll it from the keyboard (axe:
+    scrollable-region-focusable). The region itself takes focus, on the page and in frames."""
+    table = start_table(alice, seats=3)
+    html = client.get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert '<section id="melds" hx-swap-oob="true" class="area melds" tabindex="0"' in html
+    html = client_for(alice).get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert '<section id="melds" hx-swap-oob="true" class="area melds" tabindex="0"' in html
 
 
 def test_a_table_without_spectators_refuses_strangers_once_started(client, alice):
@@ -544,6 +602,17 @@ def test_a_player_at_a_finished_table_is_offered_leave_and_then_watches(alice):
     left = client_for(alice).post(reverse("seat_leave", args=[table.pk]), **HTMX)
     assert left.status_code in (200, 204)
     assert "Leave" not in seat_tools()
+
+
+def test_the_game_over_standings_name_a_bot_as_the_table_does(alice):
+    """The table calls its one bot "Easy bot 2" everywhere, the last hand's summary included;
+    the standings just below it said "Easy bot" (the game's record names only the level)."""
+    table = start_table(alice, seats=2, target=50)
+    finish_game(table)
+    html = client_for(alice).get(reverse("table_detail", args=[table.pk])).content.decode()
+    standings = html[html.index('<ol class="standings">') :]
+    standings = standings[: standings.index("</ol>")]
+    assert "Easy bot 2:" in standings and "Alice:" in standings
 
 
 def test_during_a_rummy_call_window_claimants_get_call_and_pass_controls(alice):
