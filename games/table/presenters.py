@@ -552,7 +552,7 @@ def lobby_rows(tables: list[LobbyTable]) -> list[dict[str, Any]]:
             {
                 **_settings_summary(table, described["rules"]),
                 "taken": sum(1 for s in seats if not s.is_empty),
-                "players": [_occupant(s) for s in seats],
+                "players": [_occupant(i, s) for i, s in enumerate(seats)],
                 "preset_title": described["preset_title"],
                 "preset_notes": described["preset_notes"],
                 "house_rules": described["house_rules"],
@@ -590,7 +590,9 @@ def lobby_tables_html(rows: list[dict[str, Any]], *, oob: bool) -> str:
     return html
 
 
-def _occupant(seat: LobbySeat) -> str | None:
+def _occupant(index: int, seat: LobbySeat) -> str | None:
+    """A seat as the table names it (selectors._seat_info): a bot by level and seat number,
+    so a table of three easy bots does not read "Easy bot, Easy bot, Easy bot"."""
     if seat.user_id:
         return seat.display_name
-    return f"{seat.bot_level.title()} bot" if seat.bot_level else None
+    return f"{seat.bot_level.title()} bot {index + 1}" if seat.bot_level else None

@@ -124,7 +124,8 @@ def test_the_lobby_list_takes_two_queries_however_many_tables_and_seats(
         listing = selectors.public_tables()
     assert [t.name for t in listing] == ["Table 2", "Table 1", "Table 0"]
     rows = presenters.lobby_rows(listing)
-    assert rows[0]["players"] == ["Bob", "Easy bot", None]
+    # bots named as the table names them (by seat), not "Easy bot" for every one
+    assert rows[0]["players"] == ["Bob", "Easy bot 2", None]
     assert rows[0]["taken"] == 2 and rows[0]["host"] == bob.pk
 
 
