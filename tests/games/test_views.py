@@ -766,3 +766,13 @@ def test_lobby_join_at_a_table_where_i_already_sit_just_opens_it(alice):
     )
     assert response["HX-Redirect"] == reverse("table_detail", args=[table.pk])
     assert occupants(table) == [alice.pk, None, None]
+
+
+def test_the_hosts_remove_button_for_a_bot_is_as_short_as_for_a_person(alice):
+    """The words "Remove bot" wrapped to a line of their own beside each bot on a phone; a person's
+    "Remove" stayed inline; the words for screen readers still say which seat it empties."""
+    table = waiting_table(alice)
+    tables.seat_set_bot(table_id=table.pk, by=alice, index=1, level="easy")
+    html = client_for(alice).get(reverse("table_detail", args=[table.pk])).content.decode()
+    assert '>Remove<span class="visually-hidden"> the bot from seat 2</span></button>' in html
+    assert "Remove bot" not in html
