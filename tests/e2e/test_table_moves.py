@@ -125,6 +125,21 @@ def tab_to(page: Any, selector: str, limit: int = 160) -> None:
     pytest.fail(f"Tab never reached {selector}")
 
 
+def focus_card(page: Any, code: str) -> None:
+    """Tab to the hand (one Tab stop), then the arrow keys to the card, as a keyboard user
+    does; the hand holds no other Tab stop."""
+    tab_to(page, "#my-hand .hand-card")
+    assert page.locator('#my-hand .hand-card[tabindex="0"]').count() == 1
+    cards = hand_order(page)
+    at = page.evaluate("() => document.activeElement.dataset.card")
+    key = "ArrowRight" if cards.index(code) > cards.index(at) else "ArrowLeft"
+    for _ in range(len(cards)):
+        if page.evaluate("() => document.activeElement.dataset.card") == code:
+            return
+        page.keyboard.press(key)
+    pytest.fail(f"the arrow keys never reached {code}")
+
+
 def assert_after_the_moves(page: Any, where: str) -> None:
     page.wait_for_selector('#table-state[data-my-turn="false"]')
     assert meld_cards(page, "1").count() == 4, f"{where}: the 9♠ went on the nines"
@@ -175,17 +190,17 @@ def test_a_deep_pile_take_and_a_lay_off_by_keyboard_alone(browser, live_server_u
         page.keyboard.press("Enter")
         my_turn(page, "play")
         for code in ("9C", "9D", "9H"):
-            tab_to(page, f'#my-hand .hand-card[data-card="{code}"]')
+            focus_card(page, code)
             page.keyboard.press("Space")
         assert page.locator('#my-hand .hand-card[aria-pressed="true"]').count() == 3
         page.keyboard.press("m")
         wait_gone(page, "9C")
-        tab_to(page, '#my-hand .hand-card[data-card="9S"]')
+        focus_card(page, "9S")
         page.keyboard.press("Space")
         tab_to(page, '#melds .lay-off-button[data-meld="1"]')
         page.keyboard.press("Enter")
         wait_gone(page, "9S")
-        tab_to(page, '#my-hand .hand-card[data-card="2C"]')
+        focus_card(page, "2C")
         page.keyboard.press("Space")
         page.keyboard.press("x")
         assert_after_the_moves(page, "keyboard")
