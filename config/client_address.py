@@ -5,8 +5,10 @@ X-Forwarded-For entry from any peer, which a client writes itself. So `REMOTE_AD
 always the TCP peer, and the client behind a proxy is read by django-ipware (with the
 `AXES_IPWARE_*` settings) from the right end of X-Forwarded-For, which only the proxies
 write. The header counts only when the peer is one of `TRUSTED_PROXIES`: the middleware
-below drops it from anyone else before axes or a view sees it. (Sockets use no client
-address.)
+below drops it from anyone else before axes or a view sees it. X-Forwarded-Proto, which
+`SECURE_PROXY_SSL_HEADER` believes in production (HTTPS redirect, secure CSRF checks), is
+dropped from the same untrusted peers: a client reaching Daphne directly cannot call its
+plain-HTTP request secure. (Sockets use no client address.)
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 FORWARDED_FOR = "HTTP_X_FORWARDED_FOR"
+FORWARDED_PROTO = "HTTP_X_FORWARDED_PROTO"
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -35,9 +38,10 @@ def is_trusted_proxy(peer: str | None, networks: Iterable[Network]) -> bool:
 
 
 class ForwardedForFromTrustedProxiesOnly:
-    """Drops X-Forwarded-For unless the peer is a trusted proxy (always when `PROXY_COUNT`
-    is 0) and trims it to the proxies' own entries, so no client can choose the address it
-    is throttled by. First in MIDDLEWARE, so
+    """Drops X-Forwarded-For and X-Forwarded-Proto unless the peer is a trusted proxy
+    (always when `PROXY_COUNT` is 0) and trims X-Forwarded-For to the proxies' own entries,
+    so no client can choose the address it is throttled by, nor claim HTTPS it did not
+    use. First in MIDDLEWARE (before SecurityMiddleware's redirect), so
     axes and everything after it see the same request; works for sync and async views."""
 
     sync_capable = True
@@ -65,13 +69,16 @@ class ForwardedForFromTrustedProxiesOnly:
         the client sent is on their left, and may be anything (a lone quote makes ipware
         give up on the whole header)."""
         forwarded = request.META.get(FORWARDED_FOR)
-        if forwarded is None:
+        if forwarded is None and FORWARDED_PROTO not in request.META:
             return
         trusted = settings.PROXY_COUNT > 0 and is_trusted_proxy(
             request.META.get("REMOTE_ADDR"), settings.TRUSTED_PROXY_NETWORKS
         )
         if not trusted:
-            del request.META[FORWARDED_FOR]
+            request.META.pop(FORWARDED_FOR, None)
+            request.META.pop(FORWARDED_PROTO, None)
+            return
+        if forwarded is None:
             return
         ours = [entry.strip() for entry in forwarded.split(",")][-settings.PROXY_COUNT :]
         request.META[FORWARDED_FOR] = ", ".join(ours)

@@ -5,10 +5,10 @@ ALLOWED_HOSTS, so `http://127.0.0.1:9999` passed on a site served at `https://12
 another scheme or port is another origin to a browser (another site, maybe another
 user's). Here the handshake is put to Django's own CsrfViewMiddleware origin test as if it
 were a form post: the Origin must be the request's own scheme, host and port (the scheme
-from the socket, or from X-Forwarded-Proto where SECURE_PROXY_SSL_HEADER trusts it, just
-like a page), or be listed in CSRF_TRUSTED_ORIGINS; and the Host must be one of
-ALLOWED_HOSTS, as for any page. A handshake without an Origin is refused (a browser always
-sends one), as before.
+from the socket, or from X-Forwarded-Proto where SECURE_PROXY_SSL_HEADER trusts it and the
+peer is a trusted proxy, just like a page: config/client_address.py), or be listed in
+CSRF_TRUSTED_ORIGINS; and the Host must be one of ALLOWED_HOSTS, as for any page. A
+handshake without an Origin is refused (a browser always sends one), as before.
 """
 
 from __future__ import annotations
@@ -16,9 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from channels.security.websocket import WebsocketDenier
+from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
+
+from config.client_address import FORWARDED_PROTO, is_trusted_proxy
 
 
 class _Handshake(HttpRequest):
@@ -37,6 +40,12 @@ class _Handshake(HttpRequest):
             value = raw_value.decode("latin1")
             self.META[key] = f"{self.META[key]},{value}" if key in self.META else value
         self._socket_secure = scope.get("scheme") in {"wss", "https"}
+        peer = (scope.get("client") or (None, None))[0]
+        if not (
+            settings.PROXY_COUNT > 0 and is_trusted_proxy(peer, settings.TRUSTED_PROXY_NETWORKS)
+        ):
+            # As ForwardedForFromTrustedProxiesOnly does for pages.
+            self.META.pop(FORWARDED_PROTO, None)
 
     def _get_scheme(self) -> str:
         return "https" if self._socket_secure else "http"

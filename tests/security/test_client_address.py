@@ -110,6 +110,32 @@ def test_nothing_a_client_writes_on_the_left_changes_its_address(forged):
 
 
 @pytest.mark.parametrize(
+    ("proxies", "peer", "secure"),
+    [(1, "127.0.0.1", True), (1, "203.0.113.9", False), (0, "127.0.0.1", False)],
+)
+def test_only_a_trusted_proxy_can_say_the_request_came_over_https(settings, proxies, peer, secure):
+    """Production believes X-Forwarded-Proto (SECURE_PROXY_SSL_HEADER); a client that reaches
+    the server directly must not be able to skip the HTTPS redirect or pass the secure-only
+    CSRF checks by writing the header itself."""
+    behind(settings, proxies)
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    request = RequestFactory().get("/", REMOTE_ADDR=peer, HTTP_X_FORWARDED_PROTO="https")
+    ForwardedForFromTrustedProxiesOnly(lambda r: HttpResponse())(request)
+    assert request.is_secure() is secure
+
+
+@pytest.mark.django_db
+def test_a_direct_client_claiming_https_is_still_redirected_to_it(settings):
+    behind(settings, 1)
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.SECURE_SSL_REDIRECT = True
+    direct = Client(REMOTE_ADDR="203.0.113.9").get("/rules/", HTTP_X_FORWARDED_PROTO="https")
+    proxied = Client(REMOTE_ADDR="127.0.0.1").get("/rules/", HTTP_X_FORWARDED_PROTO="https")
+    assert direct.status_code == 301 and direct["Location"].startswith("https://")
+    assert proxied.status_code == 200
+
+
+@pytest.mark.parametrize(
     ("variable", "value", "message"),
     [("TRUSTED_PROXIES", "10.0.0.0/33", "TRUSTED_PROXIES"), ("PROXY_COUNT", "-1", "PROXY_COUNT")],
 )

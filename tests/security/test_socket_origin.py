@@ -5,6 +5,8 @@ port)."""
 
 from __future__ import annotations
 
+import ipaddress
+
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import Client
@@ -45,17 +47,28 @@ def site_settings(settings):
     settings.ALLOWED_HOSTS = [SITE, "127.0.0.1"]
     settings.CSRF_TRUSTED_ORIGINS = [TRUSTED]
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Behind one proxy on this machine: X-Forwarded-Proto counts from 127.0.0.1 only.
+    settings.PROXY_COUNT = 1
+    settings.TRUSTED_PROXY_NETWORKS = [ipaddress.ip_network("127.0.0.1")]
     return settings
 
 
-def handshake(host: str, tls: bool, proto: str | None, origin: str | None) -> dict:
+def handshake(
+    host: str, tls: bool, proto: str | None, origin: str | None, peer: str = "127.0.0.1"
+) -> dict:
     headers = [(b"host", host.encode())]
     if proto:
         headers.append((b"x-forwarded-proto", proto.encode()))
     if origin is not None:
         headers.append((b"origin", origin.encode()))
     scheme = "wss" if tls else "ws"
-    return {"type": "websocket", "path": "/ws/lobby/", "scheme": scheme, "headers": headers}
+    return {
+        "type": "websocket",
+        "path": "/ws/lobby/",
+        "scheme": scheme,
+        "headers": headers,
+        "client": (peer, 50123),
+    }
 
 
 @pytest.mark.parametrize(("host", "tls", "proto", "origin", "accepted"), CASES, ids=IDS)
@@ -85,6 +98,30 @@ def test_a_form_posted_with_that_origin_gets_the_same_answer_from_django(
     )
     form_accepted = page.status_code == 200 and response.status_code == 200
     assert form_accepted is accepted, response.status_code
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("origin", "accepted"), [(f"https://{SITE}", False), (f"http://{SITE}", True)]
+)
+def test_x_forwarded_proto_from_a_peer_that_is_not_a_proxy_is_not_believed(
+    site_settings, origin, accepted
+):
+    """A client reaching the server directly cannot call its plain request HTTPS: for the
+    socket as for a form, the header counts only from a trusted proxy."""
+    peer = "203.0.113.9"
+    assert origin_accepted(handshake(SITE, False, "https", origin, peer)) is accepted
+    client = Client(enforce_csrf_checks=True, REMOTE_ADDR=peer)
+    extra = {"HTTP_HOST": SITE, "HTTP_X_FORWARDED_PROTO": "https"}
+    page = client.get("/accounts/login/", **extra)
+    token = client.cookies["csrftoken"].value
+    response = client.post(
+        "/accounts/login/",
+        {"username": "nobody", "password": "x", "csrfmiddlewaretoken": token},
+        HTTP_ORIGIN=origin,
+        **extra,
+    )
+    assert (page.status_code, response.status_code == 200) == (200, accepted)
 
 
 def test_a_handshake_without_an_origin_is_refused(site_settings):
