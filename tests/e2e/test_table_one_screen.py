@@ -492,6 +492,32 @@ def test_someone_watching_on_a_phone_sees_the_whole_header(browser, live_server_
         context.close()
 
 
+def test_a_players_header_and_nav_on_a_phone_scroll_sideways_with_a_cue(browser, live_server_url):
+    """A seated player's header is kept to one line, and so is the site's nav: what does not
+    fit (the turn time, the connection, the links on the right) was cut off mid-word with no
+    way to reach it. Both now scroll sideways, with a shadow at the edge where more follows."""
+    table_id, _version = bot_table(4, stacked=False)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        log_in(page, live_server_url, "alice")
+        page.goto(f"{live_server_url}/tables/{table_id}/")
+        page.wait_for_selector("#connection:text('live')")
+        for strip in (page.locator(".table-facts"), page.locator(".site-nav")):
+            assert strip.evaluate("e => e.scrollWidth > e.clientWidth"), "it all fits: no test"
+            assert strip.evaluate("e => getComputedStyle(e).overflowX") == "auto"
+            assert "local" in strip.evaluate("e => getComputedStyle(e).backgroundAttachment")
+        facts = page.locator(".table-facts")
+        facts.evaluate("e => e.scrollLeft = e.scrollWidth")
+        assert page.locator("#connection").evaluate(
+            "e => e.getBoundingClientRect().right"
+            " <= e.parentElement.getBoundingClientRect().right + 1"
+        ), "the connection status cannot be scrolled into view"
+    finally:
+        context.close()
+
+
 def test_the_movers_clock_stays_inside_a_narrow_seat_and_keeps_its_word(browser, live_server_url):
     """Eight seats at 360 px: "to move · 4:59" ran past the edge of the mover's seat (an
     eighth of the screen's width) on one line. It may now take two, the time with its dot.
