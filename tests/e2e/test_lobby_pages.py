@@ -117,3 +117,23 @@ def test_the_leaderboards_player_search_is_a_full_size_field_on_a_phone(page: An
     assert box is not None and box["height"] >= 36, box
     style = "e => [getComputedStyle(e).fontSize, getComputedStyle(e).backgroundColor]"
     assert search.evaluate(style) == family.evaluate(style)
+
+
+@pytest.mark.e2e
+def test_a_tables_facts_in_the_lobby_sit_beside_their_names_on_a_phone(page: Any, live_server_url):
+    """Stacked (name over value), a table's six facts made each row of the list about as tall
+    as a phone's half screen; each value now sits on its name's line."""
+    bob = User.objects.create_user("bob", "bob@example.com", "x", display_name="Bob")
+    tables.table_create(
+        host=bob, name="Bob's game", preset="standard", options={}, num_seats=3, turn_seconds=60
+    )
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server_url}/")
+    facts = page.locator(".lobby-row .lobby-facts > div")
+    assert facts.count() == 6
+    for i in range(facts.count()):
+        name, value = facts.nth(i).locator("dt"), facts.nth(i).locator("dd")
+        name_box, value_box = name.bounding_box(), value.bounding_box()
+        assert name_box and value_box
+        assert abs(name_box["y"] - value_box["y"]) < 6, (name.inner_text(), name_box, value_box)
+        assert value_box["x"] > name_box["x"] + name_box["width"]
