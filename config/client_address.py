@@ -37,6 +37,12 @@ def is_trusted_proxy(peer: str | None, networks: Iterable[Network]) -> bool:
     return any(address in network for network in networks)
 
 
+def from_trusted_proxy(peer: str | None) -> bool:
+    """Whether the headers a proxy writes count for a request or handshake from ``peer``:
+    never while `PROXY_COUNT` is 0, otherwise only from `TRUSTED_PROXIES`."""
+    return settings.PROXY_COUNT > 0 and is_trusted_proxy(peer, settings.TRUSTED_PROXY_NETWORKS)
+
+
 class ForwardedForFromTrustedProxiesOnly:
     """Drops X-Forwarded-For and X-Forwarded-Proto unless the peer is a trusted proxy
     (always when `PROXY_COUNT` is 0) and trims X-Forwarded-For to the proxies' own entries,
@@ -68,16 +74,11 @@ class ForwardedForFromTrustedProxiesOnly:
         """Keep only the entries the proxies wrote: the rightmost PROXY_COUNT. Whatever
         the client sent is on their left, and may be anything (a lone quote makes ipware
         give up on the whole header)."""
-        forwarded = request.META.get(FORWARDED_FOR)
-        if forwarded is None and FORWARDED_PROTO not in request.META:
-            return
-        trusted = settings.PROXY_COUNT > 0 and is_trusted_proxy(
-            request.META.get("REMOTE_ADDR"), settings.TRUSTED_PROXY_NETWORKS
-        )
-        if not trusted:
+        if not from_trusted_proxy(request.META.get("REMOTE_ADDR")):
             request.META.pop(FORWARDED_FOR, None)
             request.META.pop(FORWARDED_PROTO, None)
             return
+        forwarded = request.META.get(FORWARDED_FOR)
         if forwarded is None:
             return
         ours = [entry.strip() for entry in forwarded.split(",")][-settings.PROXY_COUNT :]

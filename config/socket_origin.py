@@ -16,12 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from channels.security.websocket import WebsocketDenier
-from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 
-from config.client_address import FORWARDED_PROTO, is_trusted_proxy
+from config.client_address import FORWARDED_PROTO, from_trusted_proxy
 
 
 class _Handshake(HttpRequest):
@@ -40,10 +39,7 @@ class _Handshake(HttpRequest):
             value = raw_value.decode("latin1")
             self.META[key] = f"{self.META[key]},{value}" if key in self.META else value
         self._socket_secure = scope.get("scheme") in {"wss", "https"}
-        peer = (scope.get("client") or (None, None))[0]
-        if not (
-            settings.PROXY_COUNT > 0 and is_trusted_proxy(peer, settings.TRUSTED_PROXY_NETWORKS)
-        ):
+        if not from_trusted_proxy((scope.get("client") or (None, None))[0]):
             # As ForwardedForFromTrustedProxiesOnly does for pages.
             self.META.pop(FORWARDED_PROTO, None)
 
