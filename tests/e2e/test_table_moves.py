@@ -99,6 +99,9 @@ def open_table(browser: Any, base: str, size: tuple[int, int], table_id: int, ve
     log_in(page, base, "alice")
     page.goto(f"{base}/tables/{table_id}/")
     page.wait_for_selector(f'#table-state[data-version="{version}"]')
+    # The page is drawn before its socket opens; a move sent before then is refused on the
+    # page ("Not connected to the table yet"), so the tests wait as a player would.
+    page.wait_for_selector("#connection:text('live')")
     return context, page
 
 
